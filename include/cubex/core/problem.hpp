@@ -1,0 +1,93 @@
+// cubex/core/problem.hpp - an exact-cover problem: named items and the options that cover them.
+//
+// This is the whole vocabulary of the core. A puzzle front end builds a Problem, the Solver
+// (solver.hpp) enumerates its solutions, and the front end maps the chosen options back to
+// placements. Nothing here knows about cubes.
+//
+//   * A primary item must be covered between `lo` and `hi` times (exactly once by default).
+//     A range other than 1..1 is a multiplicity, as in Knuth's Algorithm M (dlx3): twenty-five
+//     identical pieces become one item with lo = hi = 25, not twenty-five labelled copies.
+//   * A secondary item may be covered at most once.
+//   * An option is a set of distinct items with at least one primary item among them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cubex {
+
+using ItemId = std::uint32_t;
+using OptionId = std::uint32_t;
+
+struct Item {
+  std::string name;
+  bool primary = true;
+  std::uint32_t lo = 1;  // primary only: fewest times the item must be covered
+  std::uint32_t hi = 1;  // primary only: most times it may be covered (secondary: always 1)
+};
+
+// Thrown for a malformed problem (duplicate item, bad option...). Readers of files catch it and
+// add the file and line; programs that build problems directly get the plain message.
+class ProblemError : public std::exception {
+ public:
+  explicit ProblemError(std::string what) : what_(std::move(what)) {}
+  const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  std::string what_;
+};
+
+class Problem {
+ public:
+  // Adds an item; names must be unique and non-empty. Throws ProblemError otherwise, or when
+  // lo > hi. Items may be added in any order; the solver sorts primaries first.
+  ItemId add_primary(std::string name, std::uint32_t lo = 1, std::uint32_t hi = 1);
+  ItemId add_secondary(std::string name);
+
+  // Adds an option covering `items` (distinct, at least one primary). Returns its index, which
+  // is the order of insertion starting at 0.
+  OptionId add_option(std::span<const ItemId> items);
+  OptionId add_option(std::initializer_list<ItemId> items) {
+    return add_option(std::span<const ItemId>(items.begin(), items.size()));
+  }
+
+  std::size_t num_items() const { return items_.size(); }
+  std::size_t num_options() const { return option_start_.size() - 1; }
+  std::size_t num_entries() const { return option_items_.size(); }
+  std::size_t num_primary() const { return num_primary_; }
+
+  const Item& item(ItemId i) const { return items_[i]; }
+  std::span<const Item> items() const { return items_; }
+  std::span<const ItemId> option(OptionId o) const {
+    return std::span<const ItemId>(option_items_).subspan(option_start_[o],
+                                                          option_start_[o + 1] - option_start_[o]);
+  }
+  std::optional<ItemId> find(std::string_view name) const;
+
+  // True when every primary item is 1..1 (plain exact cover, Algorithm X).
+  bool has_multiplicities() const { return has_multiplicities_; }
+
+ private:
+  ItemId add_item(Item item);
+
+  std::vector<Item> items_;
+  std::unordered_map<std::string, ItemId> by_name_;
+  std::vector<std::uint32_t> option_start_{0};
+  std::vector<ItemId> option_items_;
+  std::vector<std::uint32_t> seen_;  // scratch for duplicate detection in add_option
+  std::uint32_t stamp_ = 0;
+  std::size_t num_primary_ = 0;
+  bool has_multiplicities_ = false;
+};
+
+// Checks that `chosen` is a solution of `problem` by counting, independently of the solver:
+// every primary item covered within its range, every secondary item at most once. Returns an
+// empty string when it is, otherwise what is wrong.
+std::string check_solution(const Problem& problem, std::span<const OptionId> chosen);
+
+}  // namespace cubex

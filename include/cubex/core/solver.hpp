@@ -1,0 +1,82 @@
+// cubex/core/solver.hpp - enumerates the solutions of an exact-cover Problem.
+//
+//   cubex::Solver solver(problem);
+//   auto stats = solver.count();                        // just count
+//   solver.solve([&](std::span<const cubex::OptionId> s) { ...; return true; });  // visit all
+//
+// The search is Knuth's Algorithm X over dancing links, extended with his Algorithm M for
+// multiplicities: flat arrays of nodes, item headers that know their length, and the item with
+// the fewest remaining choices (MRV) chosen at each level. The search loop is iterative (no
+// recursion), allocates nothing and makes no virtual call; a visitor is called once per solution.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "cubex/core/problem.hpp"
+
+namespace cubex {
+
+// A non-owning reference to any callable `bool(std::span<const OptionId>)`: return true to go
+// on, false to stop the search. The span is the chosen options (indices into the Problem) and
+// is valid only during the call.
+class SolutionVisitor {
+ public:
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, SolutionVisitor>>>
+  SolutionVisitor(F&& f)  // NOLINT: implicit by design, like std::function_ref
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* obj, std::span<const OptionId> s) -> bool {
+          return (*static_cast<std::remove_reference_t<F>*>(obj))(s);
+        }) {}
+  bool operator()(std::span<const OptionId> s) const { return call_(obj_, s); }
+
+ private:
+  void* obj_;
+  bool (*call_)(void*, std::span<const OptionId>);
+};
+
+struct SolveLimits {
+  std::uint64_t max_solutions = 0;            // stop after this many (0: no limit)
+  const std::atomic<bool>* stop = nullptr;    // set from outside (a signal, a timer) to stop
+};
+
+struct SolveStats {
+  std::uint64_t solutions = 0;  // solutions found (visited)
+  std::uint64_t nodes = 0;      // search-tree nodes entered
+  std::uint64_t updates = 0;    // link removals
+  bool complete = true;         // false when stopped early (limit, visitor, stop flag)
+  double seconds = 0;           // wall-clock time of the search
+};
+
+namespace detail {
+struct Dlx;
+}
+
+class Solver {
+ public:
+  explicit Solver(const Problem& problem);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // Visits every solution (until the visitor returns false or a limit is hit).
+  SolveStats solve(SolutionVisitor visit, const SolveLimits& limits = {});
+  // Counts solutions without looking at them.
+  SolveStats count(const SolveLimits& limits = {});
+  // The first solution found, if any.
+  std::optional<std::vector<OptionId>> first();
+
+  const Problem& problem() const { return problem_; }
+
+ private:
+  const Problem& problem_;
+  std::unique_ptr<detail::Dlx> dlx_;
+};
+
+}  // namespace cubex

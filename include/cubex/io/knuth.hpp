@@ -1,0 +1,27 @@
+// cubex/io/knuth.hpp - Knuth's exact-cover text format (dlx1/dlx3), as read by `cubex solve
+// FILE.dlx` or `FILE.xc`. See README.md, "Knuth's format", for the grammar.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cubex/core/problem.hpp"
+#include "cubex/error.hpp"
+
+namespace cubex {
+
+struct KnuthFile {
+  Problem problem;
+  std::vector<int> option_line;  // 1-based line of each option in the file
+};
+
+// Parses `text`; `name` is used in error messages. Throws InputError.
+KnuthFile parse_knuth(std::string_view text, const std::string& name);
+// Reads and parses a file. Throws InputError (also when it cannot be read).
+KnuthFile read_knuth_file(const std::string& path);
+
+// Writes `problem` in Knuth's format (names must be non-blank and free of ':' and '|').
+std::string to_knuth(const Problem& problem);
+
+}  // namespace cubex

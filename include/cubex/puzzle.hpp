@@ -1,0 +1,45 @@
+// cubex/puzzle.hpp - what a puzzle front end gives the CLI.
+//
+// A front end reads a file, compiles it to one exact-cover Problem, and maps the options of a
+// solution back to something a person understands (placements, a drawing). The core never sees
+// this interface; the CLI, the tests and the benchmarks use it to treat every kind alike.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+
+#include "cubex/core/problem.hpp"
+
+namespace cubex {
+
+class Puzzle {
+ public:
+  virtual ~Puzzle() = default;
+
+  // Short name of the kind: "exact-cover", "voxel", "happy-cube".
+  virtual std::string kind() const = 0;
+  // The puzzle's own name (from the file), or the file name.
+  virtual std::string name() const = 0;
+  // The compiled exact-cover matrix.
+  virtual const Problem& problem() const = 0;
+  // One solution as a JSON object, e.g. {"options": [...]} or {"placements": [...]}.
+  virtual nlohmann::json solution_json(std::span<const OptionId> solution) const = 0;
+  // One solution drawn as text for the terminal (ends with a newline).
+  virtual std::string solution_text(std::span<const OptionId> solution) const = 0;
+  // Re-checks one solution in the JSON form of solution_json() from scratch, without the
+  // compiled Problem's options (an independent path: it must not trust the compiler). Returns
+  // an empty string when the solution is valid, otherwise what is wrong ("placements[2]: ...").
+  virtual std::string verify_solution(const nlohmann::json& solution) const = 0;
+};
+
+// Reads a puzzle file, choosing the format by its extension:
+//   .dlx .xc   Knuth's exact-cover format
+// Throws InputError for unreadable or malformed files and unknown extensions.
+std::unique_ptr<Puzzle> load_puzzle(const std::string& path);
+
+// The exact-cover front end: a Problem read from Knuth's format, solutions as lists of options.
+std::unique_ptr<Puzzle> load_exact_cover(const std::string& path);
+
+}  // namespace cubex

@@ -1,0 +1,38 @@
+// Shared pieces of the `cubex` command-line program.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace cubex::cli {
+
+// Exit statuses, documented in README ("Errors and limits").
+constexpr int kExitOk = 0;
+constexpr int kExitInternal = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitInterrupted = 130;
+
+// A mistake on the command line (unknown flag, conflicting modes): exit 2 with a hint.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Set by SIGINT/SIGTERM once install_stop_handlers() ran; searches poll it.
+extern std::atomic<bool> g_stop;
+void install_stop_handlers();
+
+// 1234567 -> "1,234,567"
+std::string with_commas(std::uint64_t n);
+
+// Writes JSON to `path` atomically (pretty, newline-terminated); a failure is a UsageError-like
+// error reported with exit status 2 by main().
+void write_json(const std::string& path, const nlohmann::json& j);
+
+// Subcommands: each takes the arguments after its name and returns the exit status.
+int cmd_solve(const std::vector<std::string>& args);
+int cmd_verify(const std::vector<std::string>& args);
+
+}  // namespace cubex::cli

@@ -1,0 +1,112 @@
+// cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT] [--threads N]
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "cli.hpp"
+#include "cubex/core/solver.hpp"
+#include "cubex/puzzle.hpp"
+
+namespace po = boost::program_options;
+
+namespace cubex::cli {
+
+int cmd_solve(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n\n"
+      "Solves the puzzle in FILE. The format follows the extension:\n"
+      "  .dlx, .xc   Knuth's exact-cover format (see README)\n\n"
+      "options");
+  std::string file, json_out, symmetry = "none";
+  std::uint64_t limit = 0;
+  unsigned threads = 0;
+  // clang-format off
+  opts.add_options()
+    ("help,h", "show this help")
+    ("count", "count the solutions (the default)")
+    ("first", "find and print the first solution")
+    ("all", "print every solution (and put them in --json)")
+    ("limit", po::value(&limit), "stop after N solutions")
+    ("json", po::value(&json_out), "write counts, solutions and statistics to OUT as JSON")
+    ("threads", po::value(&threads), "worker threads (accepted; the search is single-threaded for now)")
+    ("symmetry", po::value(&symmetry), "none: count every solution (default)")
+    ("quiet,q", "print only the summary, not the solutions");
+  // clang-format on
+  po::options_description hidden;
+  hidden.add_options()("file", po::value(&file));
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return kExitOk;
+  }
+  if (file.empty()) throw UsageError("expected a puzzle FILE");
+  const int modes = static_cast<int>(vm.count("count") + vm.count("first") + vm.count("all"));
+  if (modes > 1) throw UsageError("choose one of --count, --first and --all");
+  if (symmetry != "none") {
+    throw UsageError("expected --symmetry none, found '" + symmetry + "'");
+  }
+  const std::string mode = vm.count("first") ? "first" : vm.count("all") ? "all" : "count";
+  const bool keep = mode != "count";
+  const bool print = keep && !vm.count("quiet");
+
+  std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
+  const Problem& pb = puzzle->problem();
+
+  install_stop_handlers();
+  SolveLimits limits;
+  limits.stop = &g_stop;
+  limits.max_solutions = mode == "first" ? 1 : limit;
+  if (mode == "first" && limit) limits.max_solutions = std::min<std::uint64_t>(limit, 1);
+
+  nlohmann::json solutions = nlohmann::json::array();
+  Solver solver(pb);
+  SolveStats st;
+  if (keep) {
+    std::uint64_t k = 0;
+    st = solver.solve([&](std::span<const OptionId> s) {
+      ++k;
+      if (!json_out.empty()) solutions.push_back(puzzle->solution_json(s));
+      if (print) std::cout << "Solution " << k << ":\n" << puzzle->solution_text(s) << "\n";
+      return true;
+    }, limits);
+  } else {
+    st = solver.count(limits);
+  }
+  const bool interrupted = g_stop.load();
+
+  std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
+            << " items, " << with_commas(pb.num_options()) << " options)\n";
+  std::cout << "solutions: " << with_commas(st.solutions)
+            << (st.complete ? "" : interrupted ? " (interrupted: counted so far)" : " (stopped at the limit)")
+            << "\n";
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
+                st.seconds > 0 ? st.nodes / st.seconds / 1e6 : 0.0);
+  std::cout << "nodes: " << with_commas(st.nodes) << ", updates: " << with_commas(st.updates)
+            << ", " << rate << "\n";
+
+  if (!json_out.empty()) {
+    nlohmann::json j;
+    j["puzzle"] = {{"file", file},
+                   {"name", puzzle->name()},
+                   {"kind", puzzle->kind()},
+                   {"items", pb.num_items()},
+                   {"options", pb.num_options()}};
+    j["mode"] = mode;
+    j["counts"] = {{"total", st.solutions}};
+    j["solutions"] = std::move(solutions);
+    j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
+                  {"seconds", st.seconds},      {"complete", st.complete},
+                  {"interrupted", interrupted}, {"threads", 1}};
+    write_json(json_out, j);
+  }
+  return interrupted ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace cubex::cli

@@ -1,0 +1,62 @@
+// cubex verify PUZZLE SOLUTIONS.json - re-checks every solution of a `cubex solve --json` file.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "cli.hpp"
+#include "cubex/error.hpp"
+#include "cubex/io/files.hpp"
+#include "cubex/puzzle.hpp"
+
+namespace po = boost::program_options;
+
+namespace cubex::cli {
+
+int cmd_verify(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "usage: cubex verify PUZZLE SOLUTIONS.json\n\n"
+      "Re-checks every solution in SOLUTIONS.json (written by 'cubex solve PUZZLE --all --json')\n"
+      "against PUZZLE from scratch. Exit status 0 when all are valid, 2 otherwise.\n\n"
+      "options");
+  opts.add_options()("help,h", "show this help")("quiet,q", "print only failures and the summary");
+  std::vector<std::string> files;
+  po::options_description hidden;
+  hidden.add_options()("files", po::value(&files));
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("files", 2);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return kExitOk;
+  }
+  if (files.size() != 2) throw UsageError("expected PUZZLE and SOLUTIONS.json");
+
+  std::unique_ptr<Puzzle> puzzle = load_puzzle(files[0]);
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(read_file(files[1]));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(files[1], std::string("expected JSON: ") + e.what());
+  }
+  if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {
+    throw InputError(files[1], "", "expected an object with a \"solutions\" array");
+  }
+  const auto& sols = doc["solutions"];
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < sols.size(); ++k) {
+    std::string why = puzzle->verify_solution(sols[k]);
+    if (!why.empty()) {
+      ++bad;
+      std::cerr << "cubex: " << files[1] << ": solutions[" << k << "]: " << why << "\n";
+    } else if (!vm.count("quiet")) {
+      std::cout << "solution " << k + 1 << ": ok\n";
+    }
+  }
+  std::cout << sols.size() - bad << " of " << sols.size() << " solutions valid\n";
+  return bad ? kExitBadInput : kExitOk;
+}
+
+}  // namespace cubex::cli

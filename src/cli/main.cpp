@@ -1,0 +1,82 @@
+// cubex: the command-line program. `cubex COMMAND [ARGS...]`; each command lives in cmd_*.cpp.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/errors.hpp>
+
+#include "cli.hpp"
+#include "cubex/core/problem.hpp"
+#include "cubex/error.hpp"
+
+namespace {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>&);
+};
+
+const Command kCommands[] = {
+    {"solve", "count or list the solutions of a puzzle file", cubex::cli::cmd_solve},
+    {"verify", "re-check the solutions in a JSON file against the puzzle", cubex::cli::cmd_verify},
+};
+
+void usage(std::ostream& os) {
+  os << "cubex - an exact-cover engine for cube puzzles\n\n"
+        "usage: cubex COMMAND [OPTIONS]\n\n"
+        "commands:\n";
+  for (const Command& c : kCommands) {
+    os << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+  }
+  os << "\n'cubex COMMAND --help' describes a command's options.\n"
+        "Exit status: 0 success, 1 internal error, 2 bad input or usage, 130 interrupted.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    usage(std::cerr);
+    return cubex::cli::kExitBadInput;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    if (args.size() > 1) {
+      args = {args[1], "--help"};
+    } else {
+      usage(std::cout);
+      return cubex::cli::kExitOk;
+    }
+  }
+  if (args[0] == "--version") {
+    std::cout << "cubex " CUBEX_VERSION "\n";
+    return cubex::cli::kExitOk;
+  }
+  for (const Command& c : kCommands) {
+    if (args[0] != c.name) continue;
+    try {
+      return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const cubex::InputError& e) {
+      std::cerr << "cubex: " << e.what() << "\n";
+      return cubex::cli::kExitBadInput;
+    } catch (const boost::program_options::error& e) {
+      std::cerr << "cubex " << c.name << ": " << e.what() << "\nTry 'cubex " << c.name
+                << " --help'.\n";
+      return cubex::cli::kExitBadInput;
+    } catch (const cubex::cli::UsageError& e) {
+      std::cerr << "cubex " << c.name << ": " << e.what() << "\n";
+      return cubex::cli::kExitBadInput;
+    } catch (const cubex::ProblemError& e) {
+      std::cerr << "cubex: " << e.what() << "\n";
+      return cubex::cli::kExitBadInput;
+    } catch (const std::exception& e) {
+      std::cerr << "cubex: internal error: " << e.what() << "\n";
+      return cubex::cli::kExitInternal;
+    }
+  }
+  std::cerr << "cubex: unknown command '" << args[0] << "'\n\n";
+  usage(std::cerr);
+  return cubex::cli::kExitBadInput;
+}

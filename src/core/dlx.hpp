@@ -1,0 +1,383 @@
+// Internals of the solver: dancing links in flat arrays (Knuth, "Dancing Links", and TAOCP
+// 7.2.2.1, Algorithms X and M). Read top to bottom: layout, the four list operations, then the
+// search loop.
+//
+// Layout. Nodes 1..N are the item headers (primary items 1..N1, then secondary N1+1..N); a
+// header's `top` field holds its LEN. After the headers come the options, each preceded by a
+// spacer node whose `top` is -k (k = options before it) and whose `up`/`down` point at the first
+// node of the previous option / the last node of the next one. Every other node's `top` is its
+// item; `up`/`down` link the item's column. Active primary items form a doubly linked list
+// through `llink`/`rlink` with head 0.
+//
+// Multiplicities. A primary item i keeps `room` (times it may still be covered) and `need`
+// (times it must still be covered; may go negative). A branch on i tries, in column order:
+//   plain  (room 1, need 1): cover i, then each option x; exactly Algorithm X.
+//   last   (room 1, need <= 0): cover i, then each option x, then "none of them".
+//   tweak  (room >= 2): try x = first option of column i, then remove x from the problem
+//          ("tweak") before the next sibling, so each set of i's options is met in one order
+//          only; when too few options remain for `need`, stop; finally "no more options of i"
+//          when need <= 0. The tweaked options are restored in reverse order on leaving.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "cubex/core/problem.hpp"
+#include "cubex/core/solver.hpp"
+
+namespace cubex::detail {
+
+struct Node {
+  std::int32_t top;   // item (or LEN in a header, or -k in a spacer)
+  std::int32_t up;
+  std::int32_t down;
+};
+
+struct Dlx {
+  // ---- matrix ----
+  std::vector<Node> nd;
+  std::vector<std::int32_t> llink, rlink;  // active primary items, head 0
+  std::vector<std::int32_t> room, need;    // primary items (index by header)
+  std::int32_t n1 = 0, n = 0;              // primary items 1..n1, all items 1..n
+  bool multiplicities = false;
+
+  // ---- search state (sized once; the search allocates nothing) ----
+  enum Mode : std::uint8_t { kPlain, kLast, kTweak };
+  struct Frame {
+    std::int32_t item;
+    std::int32_t x;          // node of the option being tried, or `item` for "none"
+    std::uint32_t tweak_base;
+    Mode mode;
+  };
+  std::vector<Frame> frame;
+  std::vector<std::int32_t> tweaked;  // stack of tweaked option nodes
+  std::uint32_t tweak_top = 0;
+  std::vector<OptionId> chosen;       // solution handed to the visitor
+  std::uint64_t updates = 0;
+
+  explicit Dlx(const Problem& p) {
+    // Items: primaries first, in the problem's order, then secondaries.
+    std::vector<std::int32_t> header_of(p.num_items());
+    for (ItemId i = 0; i < p.num_items(); ++i)
+      if (p.item(i).primary) header_of[i] = ++n1;
+    n = n1;
+    for (ItemId i = 0; i < p.num_items(); ++i)
+      if (!p.item(i).primary) header_of[i] = ++n;
+    multiplicities = p.has_multiplicities();
+
+    nd.resize(static_cast<std::size_t>(n) + 2 + p.num_entries() + p.num_options());
+    for (std::int32_t h = 1; h <= n; ++h) nd[h] = Node{0, h, h};
+    llink.resize(n1 + 1);
+    rlink.resize(n1 + 1);
+    room.assign(n1 + 1, 1);
+    need.assign(n1 + 1, 1);
+    for (ItemId i = 0; i < p.num_items(); ++i) {
+      if (!p.item(i).primary) continue;
+      room[header_of[i]] = static_cast<std::int32_t>(p.item(i).hi);
+      need[header_of[i]] = static_cast<std::int32_t>(p.item(i).lo);
+    }
+
+    // Options, each after a spacer.
+    std::int32_t x = n + 1;
+    std::int32_t last_spacer = x;
+    nd[x] = Node{0, 0, 0};
+    for (OptionId o = 0; o < p.num_options(); ++o) {
+      const std::int32_t first = x + 1;
+      for (ItemId it : p.option(o)) {
+        const std::int32_t h = header_of[it];
+        ++x;
+        nd[x].top = h;
+        nd[x].up = nd[h].up;
+        nd[x].down = h;
+        nd[nd[h].up].down = x;
+        nd[h].up = x;
+        ++nd[h].top;  // LEN
+      }
+      nd[last_spacer].down = x;  // last node of the option after the spacer
+      ++x;
+      nd[x] = Node{-static_cast<std::int32_t>(o) - 1, first, 0};
+      last_spacer = x;
+    }
+
+    // Active list: primary items that may still be covered.
+    std::int32_t prev = 0;
+    for (std::int32_t h = 1; h <= n1; ++h) {
+      if (room[h] == 0) continue;
+      rlink[prev] = h;
+      llink[h] = prev;
+      prev = h;
+    }
+    rlink[prev] = 0;
+    llink[0] = prev;
+    // Items that may never be covered (0..0) take their options out of play.
+    for (std::int32_t h = 1; h <= n1; ++h)
+      if (room[h] == 0) hide_column(h);
+
+    frame.resize(p.num_options() + static_cast<std::size_t>(n1) + 2);  // depth bound
+    tweaked.resize(p.num_options() + 1);
+    chosen.reserve(p.num_options());
+  }
+
+  // ---- the four list operations ----
+  // hide(p): take the other nodes of p's option out of their columns.
+  void hide(std::int32_t p) {
+    for (std::int32_t q = p + 1; q != p;) {
+      const Node& c = nd[q];
+      if (c.top <= 0) {
+        q = c.up;
+      } else {
+        nd[c.up].down = c.down;
+        nd[c.down].up = c.up;
+        --nd[c.top].top;
+        ++updates;
+        ++q;
+      }
+    }
+  }
+  void unhide(std::int32_t p) {
+    for (std::int32_t q = p - 1; q != p;) {
+      const Node& c = nd[q];
+      if (c.top <= 0) {
+        q = c.down;
+      } else {
+        nd[c.up].down = q;
+        nd[c.down].up = q;
+        ++nd[c.top].top;
+        --q;
+      }
+    }
+  }
+  void hide_column(std::int32_t i) {
+    for (std::int32_t p = nd[i].down; p != i; p = nd[p].down) hide(p);
+  }
+  void unhide_column(std::int32_t i) {
+    for (std::int32_t p = nd[i].up; p != i; p = nd[p].up) unhide(p);
+  }
+  // cover(i): i leaves the active list (primary) and all its options leave the problem.
+  void cover(std::int32_t i) {
+    hide_column(i);
+    if (i <= n1) {
+      rlink[llink[i]] = rlink[i];
+      llink[rlink[i]] = llink[i];
+      ++updates;
+    }
+  }
+  void uncover(std::int32_t i) {
+    if (i <= n1) {
+      rlink[llink[i]] = i;
+      llink[rlink[i]] = i;
+    }
+    unhide_column(i);
+  }
+
+  // Choosing option x (a node of it) commits the option's other items.
+  void commit(std::int32_t j) {
+    if (j <= n1) {
+      --need[j];
+      if (--room[j] == 0) cover(j);
+    } else {
+      cover(j);
+    }
+  }
+  void uncommit(std::int32_t j) {
+    if (j <= n1) {
+      ++need[j];
+      if (room[j]++ == 0) uncover(j);
+    } else {
+      uncover(j);
+    }
+  }
+  void commit_others(std::int32_t x) {
+    for (std::int32_t q = x + 1; q != x;) {
+      const std::int32_t j = nd[q].top;
+      if (j <= 0) {
+        q = nd[q].up;
+      } else {
+        commit(j);
+        ++q;
+      }
+    }
+  }
+  void uncommit_others(std::int32_t x) {
+    for (std::int32_t q = x - 1; q != x;) {
+      const std::int32_t j = nd[q].top;
+      if (j <= 0) {
+        q = nd[q].down;
+      } else {
+        uncommit(j);
+        --q;
+      }
+    }
+  }
+
+  // tweak(x): x is the first option in column i; remove it from the problem entirely.
+  void tweak(std::int32_t i, std::int32_t x) {
+    hide(x);
+    const std::int32_t d = nd[x].down;
+    nd[i].down = d;
+    nd[d].up = i;
+    --nd[i].top;
+    ++updates;
+    tweaked[tweak_top++] = x;
+  }
+  void untweak(std::int32_t i, std::uint32_t base) {
+    while (tweak_top > base) {
+      const std::int32_t x = tweaked[--tweak_top];
+      nd[nd[i].down].up = x;
+      nd[i].down = x;
+      ++nd[i].top;
+      unhide(x);
+    }
+  }
+
+  OptionId option_of(std::int32_t x) const {
+    while (nd[x].top > 0) ++x;
+    return static_cast<OptionId>(-nd[x].top - 1);
+  }
+
+  // ---- the search ----
+  // MRV: the active item with the fewest ways to branch. With multiplicities, an item that
+  // still needs k >= 1 options can branch only on its first LEN-k+1; one already satisfied has
+  // LEN+1 ways (each option, or none). Ties go to the first item in list order.
+  template <bool Mult>
+  std::int32_t choose(std::int32_t& best) const {
+    std::int32_t chosen_item = 0;
+    best = INT32_MAX;
+    for (std::int32_t p = rlink[0]; p != 0; p = rlink[p]) {
+      std::int32_t t = nd[p].top;
+      if constexpr (Mult) t += 1 - (need[p] > 0 ? need[p] : 0);
+      if (t < best) {
+        best = t;
+        chosen_item = p;
+        if (t <= 0) break;
+      }
+    }
+    return chosen_item;
+  }
+
+  template <bool Mult>
+  SolveStats run(SolutionVisitor* visit, const SolveLimits& limits) {
+    SolveStats st;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::int32_t level = 0;
+    std::int32_t i, x;
+
+  enter:
+    ++st.nodes;
+    if (limits.stop && (st.nodes & 1023) == 0 && limits.stop->load(std::memory_order_relaxed)) {
+      st.complete = false;
+      goto done;
+    }
+    if (rlink[0] == 0) {
+      ++st.solutions;
+      if (visit) {
+        chosen.clear();
+        for (std::int32_t l = 0; l < level; ++l)
+          if (frame[l].x != frame[l].item) chosen.push_back(option_of(frame[l].x));
+        if (!(*visit)(std::span<const OptionId>(chosen))) {
+          st.complete = false;
+          goto done;
+        }
+      }
+      if (limits.max_solutions && st.solutions >= limits.max_solutions) {
+        st.complete = false;
+        goto done;
+      }
+      goto backup;
+    }
+    {
+      std::int32_t theta;
+      i = choose<Mult>(theta);
+      if (theta <= 0) goto backup;
+    }
+    frame[level].item = i;
+    frame[level].x = -1;
+    if (!Mult || (room[i] == 1 && need[i] == 1)) {
+      frame[level].mode = kPlain;
+      cover(i);
+    } else if (room[i] == 1) {
+      frame[level].mode = kLast;
+      cover(i);
+    } else {
+      frame[level].mode = kTweak;
+      frame[level].tweak_base = tweak_top;
+    }
+    x = nd[i].down;
+
+  try_x:
+    // Frame `level` has item i; x is the next candidate (a node in column i, or i itself).
+    switch (Mult ? frame[level].mode : kPlain) {
+      case kPlain:
+        if (x == i) {
+          uncover(i);
+          goto backup;
+        }
+        break;
+      case kLast:
+        if (x == i) {
+          if (frame[level].x == i) {  // "none" was tried already
+            uncover(i);
+            goto backup;
+          }
+          frame[level].x = i;  // try "none of them"
+          ++level;
+          goto enter;
+        }
+        break;
+      case kTweak:
+        if (x != i && nd[i].top >= need[i]) {
+          tweak(i, x);
+          --room[i];
+          --need[i];
+          break;
+        }
+        if (need[i] <= 0) {  // try "no more options of i"
+          rlink[llink[i]] = rlink[i];
+          llink[rlink[i]] = llink[i];
+          frame[level].x = i;
+          ++level;
+          goto enter;
+        }
+        untweak(i, frame[level].tweak_base);
+        goto backup;
+    }
+    frame[level].x = x;
+    commit_others(x);
+    ++level;
+    goto enter;
+
+  backup:
+    if (level == 0) goto done;
+    --level;
+    i = frame[level].item;
+    x = frame[level].x;
+    if (Mult && x == i) {  // returning from "none"
+      if (frame[level].mode == kLast) {
+        uncover(i);
+      } else {
+        rlink[llink[i]] = i;
+        llink[rlink[i]] = i;
+        untweak(i, frame[level].tweak_base);
+      }
+      goto backup;
+    }
+    uncommit_others(x);
+    if (Mult && frame[level].mode == kTweak) {
+      ++room[i];
+      ++need[i];
+      x = nd[i].down;
+    } else {
+      x = nd[x].down;
+    }
+    goto try_x;
+
+  done:
+    st.updates = updates;
+    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return st;
+  }
+};
+
+}  // namespace cubex::detail

@@ -1,0 +1,86 @@
+// Problem: building and checking an exact-cover matrix.
+#include "cubex/core/problem.hpp"
+
+#include <limits>
+
+namespace cubex {
+
+ItemId Problem::add_item(Item item) {
+  if (item.name.empty()) throw ProblemError("item name is empty");
+  if (item.lo > item.hi) {
+    throw ProblemError("item '" + item.name + "': lower bound " + std::to_string(item.lo) +
+                       " exceeds upper bound " + std::to_string(item.hi));
+  }
+  if (items_.size() >= std::numeric_limits<ItemId>::max() / 2) throw ProblemError("too many items");
+  auto [it, inserted] = by_name_.emplace(item.name, static_cast<ItemId>(items_.size()));
+  if (!inserted) throw ProblemError("duplicate item name '" + item.name + "'");
+  if (item.primary) {
+    ++num_primary_;
+    if (item.lo != 1 || item.hi != 1) has_multiplicities_ = true;
+  }
+  items_.push_back(std::move(item));
+  seen_.push_back(0);
+  return it->second;
+}
+
+ItemId Problem::add_primary(std::string name, std::uint32_t lo, std::uint32_t hi) {
+  return add_item(Item{std::move(name), true, lo, hi});
+}
+
+ItemId Problem::add_secondary(std::string name) {
+  return add_item(Item{std::move(name), false, 0, 1});
+}
+
+OptionId Problem::add_option(std::span<const ItemId> items) {
+  if (items.empty()) throw ProblemError("option is empty");
+  if (++stamp_ == 0) {  // wrapped: clear the stamps
+    std::fill(seen_.begin(), seen_.end(), 0);
+    stamp_ = 1;
+  }
+  bool has_primary = false;
+  for (ItemId i : items) {
+    if (i >= items_.size()) throw ProblemError("option names item " + std::to_string(i) + ", which does not exist");
+    if (seen_[i] == stamp_) throw ProblemError("item '" + items_[i].name + "' appears twice in one option");
+    seen_[i] = stamp_;
+    has_primary |= items_[i].primary;
+  }
+  if (!has_primary) throw ProblemError("option has no primary item");
+  if (option_items_.size() + items.size() >= std::numeric_limits<std::uint32_t>::max() / 2) {
+    throw ProblemError("too many option entries");
+  }
+  option_items_.insert(option_items_.end(), items.begin(), items.end());
+  option_start_.push_back(static_cast<std::uint32_t>(option_items_.size()));
+  return static_cast<OptionId>(num_options() - 1);
+}
+
+std::optional<ItemId> Problem::find(std::string_view name) const {
+  auto it = by_name_.find(std::string(name));
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string check_solution(const Problem& problem, std::span<const OptionId> chosen) {
+  std::vector<std::uint64_t> covered(problem.num_items(), 0);
+  std::vector<bool> used(problem.num_options(), false);
+  for (OptionId o : chosen) {
+    if (o >= problem.num_options()) return "option " + std::to_string(o) + " does not exist";
+    if (used[o]) return "option " + std::to_string(o) + " is chosen twice";
+    used[o] = true;
+    for (ItemId i : problem.option(o)) ++covered[i];
+  }
+  for (ItemId i = 0; i < problem.num_items(); ++i) {
+    const Item& it = problem.item(i);
+    if (it.primary && (covered[i] < it.lo || covered[i] > it.hi)) {
+      return "primary item '" + it.name + "' is covered " + std::to_string(covered[i]) +
+             " times, expected " +
+             (it.lo == it.hi ? std::to_string(it.lo)
+                             : std::to_string(it.lo) + ".." + std::to_string(it.hi));
+    }
+    if (!it.primary && covered[i] > 1) {
+      return "secondary item '" + it.name + "' is covered " + std::to_string(covered[i]) + " times";
+    }
+  }
+  return {};
+}
+
+}  // namespace cubex

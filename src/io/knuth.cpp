@@ -1,0 +1,221 @@
+// Reader and writer for Knuth's exact-cover format.
+//
+//   | comment lines start with '|' (after optional blanks); blank lines are skipped
+//   A B 2|C 0:3|D | x y      <- item line: primaries (with optional multiplicity), '|', secondaries
+//   A x                      <- one option per line: the items it covers
+//
+// Every line, the last one too, must end in a newline (a missing one means a truncated file).
+#include "cubex/io/knuth.hpp"
+
+#include <charconv>
+#include <limits>
+
+#include "cubex/io/files.hpp"
+
+namespace cubex {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+struct Token {
+  std::string_view text;
+  int col;  // 1-based
+};
+
+std::vector<Token> tokenize(std::string_view line) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    std::size_t j = i;
+    while (j < line.size() && !is_blank(line[j])) ++j;
+    if (j > i) out.push_back({line.substr(i, j - i), static_cast<int>(i) + 1});
+    i = j;
+  }
+  return out;
+}
+
+std::string quoted(std::string_view s) {
+  std::string q;
+  q.reserve(s.size() + 2);
+  q += '\'';
+  q += s;
+  q += '\'';
+  return q;
+}
+
+struct Parser {
+  const std::string& file;
+  int line = 0;
+
+  [[noreturn]] void fail(int col, const std::string& msg) const {
+    throw InputError(file, line, col, msg);
+  }
+
+  void check_name(std::string_view name, int col) const {
+    if (name.empty()) fail(col, "expected an item name, found nothing");
+    for (char c : name) {
+      if (c == ':' || c == '|') {
+        fail(col, "expected an item name (no ':' or '|'), found " + quoted(name));
+      }
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        fail(col, "expected an item name, found a control character in " + quoted(name));
+      }
+    }
+  }
+
+  std::uint32_t number(std::string_view s, int col, std::string_view token) const {
+    std::uint32_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size() ||
+        v > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max() / 2)) {
+      fail(col, "expected a multiplicity 'b|name' or 'a:b|name' with whole numbers, found " +
+                    quoted(token));
+    }
+    return v;
+  }
+
+  void item_line(std::string_view text, Problem& pb) {
+    bool secondary = false;
+    for (const Token& t : tokenize(text)) {
+      if (t.text == "|") {
+        if (secondary) fail(t.col, "expected item names, found a second '|' on the item line");
+        secondary = true;
+        continue;
+      }
+      std::string_view name = t.text;
+      std::uint32_t lo = 1, hi = 1;
+      if (auto bar = t.text.find('|'); bar != std::string_view::npos) {
+        if (secondary) {
+          fail(t.col, "expected a secondary item name (they take no multiplicity), found " +
+                          quoted(t.text));
+        }
+        std::string_view range = t.text.substr(0, bar);
+        name = t.text.substr(bar + 1);
+        if (range.empty()) {
+          fail(t.col, "expected a multiplicity before '|' (or blanks around a lone '|'), found " +
+                          quoted(t.text));
+        }
+        if (auto colon = range.find(':'); colon != std::string_view::npos) {
+          lo = number(range.substr(0, colon), t.col, t.text);
+          hi = number(range.substr(colon + 1), t.col, t.text);
+        } else {
+          lo = hi = number(range, t.col, t.text);
+        }
+        if (name.empty()) fail(t.col, "expected an item name after " + quoted(range) + "|");
+        if (lo > hi) {
+          fail(t.col, "expected lower bound <= upper bound in " + quoted(t.text));
+        }
+      }
+      check_name(name, t.col + static_cast<int>(name.data() - t.text.data()));
+      try {
+        if (secondary) {
+          pb.add_secondary(std::string(name));
+        } else {
+          pb.add_primary(std::string(name), lo, hi);
+        }
+      } catch (const ProblemError& e) {
+        fail(t.col, std::string("expected distinct item names: ") + e.what());
+      }
+    }
+  }
+
+  void option_line(std::string_view text, Problem& pb, std::vector<ItemId>& items) {
+    items.clear();
+    for (const Token& t : tokenize(text)) {
+      if (t.text.find(':') != std::string_view::npos) {
+        fail(t.col, "expected an item name, found " + quoted(t.text) +
+                        " (colors 'name:c' are not supported)");
+      }
+      if (t.text.find('|') != std::string_view::npos) {
+        fail(t.col, "expected an item name, found " + quoted(t.text) +
+                        " ('|' belongs on the item line or at the start of a comment)");
+      }
+      auto id = pb.find(t.text);
+      if (!id) fail(t.col, "expected an item named on the item line, found " + quoted(t.text));
+      for (ItemId seen : items) {
+        if (seen == *id) fail(t.col, "expected distinct items, found " + quoted(t.text) + " twice in one option");
+      }
+      items.push_back(*id);
+    }
+    bool primary = false;
+    for (ItemId i : items) primary |= pb.item(i).primary;
+    if (!primary) fail(0, "expected at least one primary item in the option, found none");
+    pb.add_option(items);
+  }
+};
+
+}  // namespace
+
+KnuthFile parse_knuth(std::string_view text, const std::string& name) {
+  KnuthFile out;
+  Parser ps{name};
+  bool have_items = false;
+  std::vector<ItemId> items;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    ++ps.line;
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) {
+      ps.fail(static_cast<int>(text.size() - pos) + 1,
+              "expected a newline at the end of the line, found the end of the file "
+              "(is the file truncated?)");
+    }
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (line.find('\0') != std::string_view::npos) {
+      ps.fail(static_cast<int>(line.find('\0')) + 1, "expected text, found a NUL byte");
+    }
+    std::size_t first = 0;
+    while (first < line.size() && is_blank(line[first])) ++first;
+    if (first == line.size() || line[first] == '|') continue;  // blank or comment
+    if (!have_items) {
+      ps.item_line(line, out.problem);
+      have_items = true;
+      if (out.problem.num_primary() == 0) {
+        ps.fail(static_cast<int>(first) + 1, "expected at least one primary item on the item line");
+      }
+    } else {
+      ps.option_line(line, out.problem, items);
+      out.option_line.push_back(ps.line);
+    }
+  }
+  if (!have_items) {
+    throw InputError(name, ps.line + 1, 0, "expected the item line, found the end of the file");
+  }
+  return out;
+}
+
+KnuthFile read_knuth_file(const std::string& path) { return parse_knuth(read_file(path), path); }
+
+std::string to_knuth(const Problem& problem) {
+  std::string out;
+  for (const Item& it : problem.items()) {
+    if (!it.primary) continue;
+    if (it.lo != 1 || it.hi != 1) {
+      out += it.lo == it.hi ? std::to_string(it.hi) + "|"
+                            : std::to_string(it.lo) + ":" + std::to_string(it.hi) + "|";
+    }
+    out += it.name + ' ';
+  }
+  bool bar = false;
+  for (const Item& it : problem.items()) {
+    if (it.primary) continue;
+    if (!bar) out += "| ";
+    bar = true;
+    out += it.name + ' ';
+  }
+  out.back() = '\n';
+  for (OptionId o = 0; o < problem.num_options(); ++o) {
+    bool first = true;
+    for (ItemId i : problem.option(o)) {
+      if (!first) out += ' ';
+      out += problem.item(i).name;
+      first = false;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace cubex
