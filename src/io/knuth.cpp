@@ -77,11 +77,13 @@ struct Parser {
 
   void item_line(std::string_view text, Problem& pb) {
     bool secondary = false;
-    for (const Token& t : tokenize(text)) {
-      if (t.text == "|") {
+    for (Token t : tokenize(text)) {
+      if (t.text[0] == '|') {  // "|" or "|name": the secondary items start here
         if (secondary) fail(t.col, "expected item names, found a second '|' on the item line");
         secondary = true;
-        continue;
+        t.text.remove_prefix(1);
+        ++t.col;
+        if (t.text.empty()) continue;
       }
       std::string_view name = t.text;
       std::uint32_t lo = 1, hi = 1;

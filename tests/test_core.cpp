@@ -1,0 +1,226 @@
+// The exact-cover core: Knuth's example, secondary items, multiplicities, limits, and agreement
+// with a brute-force subset enumerator on random matrices.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <random>
+#include <set>
+
+#include "cubex/core/solver.hpp"
+#include "cubex/io/knuth.hpp"
+
+using cubex::ItemId;
+using cubex::OptionId;
+using cubex::Problem;
+using cubex::Solver;
+using Solution = std::vector<OptionId>;
+
+namespace {
+
+std::set<Solution> all_solutions(const Problem& p) {
+  std::set<Solution> out;
+  std::size_t visits = 0;
+  Solver(p).solve([&](std::span<const OptionId> s) {
+    Solution v(s.begin(), s.end());
+    std::sort(v.begin(), v.end());
+    out.insert(v);
+    ++visits;
+    return true;
+  });
+  EXPECT_EQ(visits, out.size()) << "a solution was visited twice";
+  return out;
+}
+
+// Independent of the solver and of check_solution: tries every subset of options.
+std::set<Solution> brute_force(const Problem& p) {
+  const std::size_t m = p.num_options();
+  std::set<Solution> out;
+  for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << m); ++mask) {
+    std::vector<int> cover(p.num_items(), 0);
+    for (std::size_t o = 0; o < m; ++o)
+      if (mask >> o & 1)
+        for (ItemId i : p.option(static_cast<OptionId>(o))) ++cover[i];
+    bool ok = true;
+    for (ItemId i = 0; i < p.num_items() && ok; ++i) {
+      const auto& it = p.item(i);
+      ok = it.primary ? (cover[i] >= static_cast<int>(it.lo) && cover[i] <= static_cast<int>(it.hi))
+                      : cover[i] <= 1;
+    }
+    if (!ok) continue;
+    Solution s;
+    for (std::size_t o = 0; o < m; ++o)
+      if (mask >> o & 1) s.push_back(static_cast<OptionId>(o));
+    out.insert(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(Core, KnuthsExampleHasItsUniqueSolution) {
+  // "Dancing Links", eq. (3): the unique solution is {A D}, {E F C}, {B G}.
+  auto f = cubex::parse_knuth(
+      "| A simple example\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n", "ex");
+  auto sols = all_solutions(f.problem);
+  ASSERT_EQ(sols.size(), 1u);
+  EXPECT_EQ(*sols.begin(), (Solution{0, 3, 4}));
+  auto first = Solver(f.problem).first();
+  ASSERT_TRUE(first);
+  std::sort(first->begin(), first->end());
+  EXPECT_EQ(*first, (Solution{0, 3, 4}));
+}
+
+TEST(Core, SecondaryItemsAreCoveredAtMostOnce) {
+  Problem p;
+  ItemId a = p.add_primary("A"), b = p.add_primary("B"), x = p.add_secondary("X");
+  p.add_option({a, x});  // 0
+  p.add_option({b, x});  // 1
+  p.add_option({a});     // 2
+  p.add_option({b});     // 3
+  // {0,1} would cover X twice; X may also stay uncovered.
+  EXPECT_EQ(all_solutions(p), (std::set<Solution>{{0, 3}, {1, 2}, {2, 3}}));
+}
+
+TEST(Core, MultiplicityChoosesEachSetOnce) {
+  Problem p;
+  ItemId a = p.add_primary("A", 2, 2);
+  for (int k = 0; k < 4; ++k) p.add_option({a});
+  EXPECT_EQ(Solver(p).count().solutions, 6u);  // C(4,2)
+
+  Problem q;
+  ItemId c = q.add_primary("C", 0, 2);
+  for (int k = 0; k < 3; ++k) q.add_option({c});
+  EXPECT_EQ(Solver(q).count().solutions, 7u);  // 1 + 3 + 3
+}
+
+TEST(Core, MultiplicityPrunesWhenTooFewOptionsRemain) {
+  Problem p;
+  ItemId a = p.add_primary("A", 3, 3), b = p.add_primary("B");
+  p.add_option({a, b});
+  p.add_option({a});
+  EXPECT_EQ(Solver(p).count().solutions, 0u);
+}
+
+TEST(Core, ZeroUpperBoundTakesItsOptionsOutOfPlay) {
+  Problem p;
+  ItemId a = p.add_primary("A"), z = p.add_primary("Z", 0, 0);
+  p.add_option({a, z});
+  p.add_option({a});
+  EXPECT_EQ(all_solutions(p), (std::set<Solution>{{1}}));
+}
+
+TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
+  std::mt19937 rng(20261122);
+  int with_solutions = 0, with_mult = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    Problem p;
+    const int np = 1 + rng() % 5, ns = rng() % 3, no = 1 + rng() % 13;
+    std::vector<ItemId> prim, all;
+    for (int i = 0; i < np; ++i) {
+      std::uint32_t lo = 1, hi = 1;
+      switch (rng() % 6) {
+        case 0: lo = rng() % 2, hi = lo + 1 + rng() % 2; break;
+        case 1: lo = hi = 2; break;
+        default: break;
+      }
+      prim.push_back(p.add_primary("p" + std::to_string(i), lo, hi));
+      all.push_back(prim.back());
+    }
+    for (int i = 0; i < ns; ++i) all.push_back(p.add_secondary("s" + std::to_string(i)));
+    for (int o = 0; o < no; ++o) {
+      std::vector<ItemId> items{prim[rng() % prim.size()]};
+      for (ItemId i : all)
+        if (i != items[0] && rng() % 3 == 0) items.push_back(i);
+      std::shuffle(items.begin(), items.end(), rng);
+      p.add_option(items);
+    }
+    auto want = brute_force(p);
+    auto got = all_solutions(p);
+    ASSERT_EQ(got, want) << "trial " << trial << "\n" << cubex::to_knuth(p);
+    EXPECT_EQ(Solver(p).count().solutions, want.size());
+    for (const Solution& s : got) EXPECT_EQ(cubex::check_solution(p, s), "");
+    with_solutions += !want.empty();
+    with_mult += p.has_multiplicities();
+  }
+  // The generator must exercise the interesting cases, not only empty answers.
+  EXPECT_GT(with_solutions, 200);
+  EXPECT_GT(with_mult, 200);
+}
+
+TEST(Core, LimitsVisitorAndStopFlagEndTheSearchEarly) {
+  auto f = cubex::read_knuth_file(CUBEX_SHARED_DIR "/xc/l9.dlx");
+  Solver s(f.problem);
+  cubex::SolveLimits lim;
+  lim.max_solutions = 10;
+  auto st = s.count(lim);
+  EXPECT_EQ(st.solutions, 10u);
+  EXPECT_FALSE(st.complete);
+
+  int seen = 0;
+  st = s.solve([&](std::span<const OptionId>) { return ++seen < 3; });
+  EXPECT_EQ(seen, 3);
+  EXPECT_FALSE(st.complete);
+
+  std::atomic<bool> stop{true};
+  lim = {};
+  lim.stop = &stop;
+  st = s.count(lim);
+  EXPECT_FALSE(st.complete);
+  EXPECT_LT(st.solutions, 5328u);
+
+  st = s.count();  // a fresh run after a stopped one is complete again
+  EXPECT_TRUE(st.complete);
+  EXPECT_EQ(st.solutions, 5328u);
+  EXPECT_GT(st.nodes, 0u);
+  EXPECT_GT(st.updates, 0u);
+}
+
+TEST(Core, CheckSolutionFindsWhatIsWrong) {
+  Problem p;
+  ItemId a = p.add_primary("A"), b = p.add_primary("B"), x = p.add_secondary("X");
+  p.add_option({a, x});
+  p.add_option({b, x});
+  p.add_option({b});
+  EXPECT_EQ(cubex::check_solution(p, std::vector<OptionId>{0, 2}), "");
+  EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0, 1}).find("'X'"), std::string::npos);
+  EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0}).find("'B' is covered 0"), std::string::npos);
+  EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0, 2, 2}).find("twice"), std::string::npos);
+}
+
+TEST(Core, ProblemRejectsMalformedInput) {
+  Problem p;
+  ItemId a = p.add_primary("A");
+  ItemId x = p.add_secondary("X");
+  EXPECT_THROW(p.add_primary("A"), cubex::ProblemError);
+  EXPECT_THROW(p.add_primary("B", 2, 1), cubex::ProblemError);
+  EXPECT_THROW(p.add_option({a, a}), cubex::ProblemError);
+  EXPECT_THROW(p.add_option({x}), cubex::ProblemError);
+  EXPECT_THROW(p.add_option({a, 7}), cubex::ProblemError);
+  EXPECT_THROW(p.add_option(std::span<const ItemId>{}), cubex::ProblemError);
+}
+
+// The shared instances with their published counts (KNOWN_COUNTS.md) that run in seconds.
+struct Known {
+  const char* file;
+  std::uint64_t solutions;
+};
+class KnownCounts : public testing::TestWithParam<Known> {};
+
+TEST_P(KnownCounts, MatchesPublishedCount) {
+  auto f = cubex::read_knuth_file(std::string(CUBEX_SHARED_DIR "/xc/") + GetParam().file);
+  auto st = Solver(f.problem).count();
+  EXPECT_TRUE(st.complete);
+  EXPECT_EQ(st.solutions, GetParam().solutions);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedXc, KnownCounts,
+                         testing::Values(Known{"l9.dlx", 5328}, Known{"soma.dlx", 11520},
+                                         Known{"soma_sym.dlx", 480},
+                                         Known{"pent6x10_sym.dlx", 2339},
+                                         Known{"y25_o1.dlx", 666},
+                                         Known{"conway_mult.dlx", 27456}),
+                         [](const auto& info) {
+                           std::string n = info.param.file;
+                           return n.substr(0, n.find('.'));
+                         });

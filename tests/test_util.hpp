@@ -1,0 +1,63 @@
+// Helpers shared by the tests: running the built `cubex`, temporary files.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace cubex::test {
+
+struct RunResult {
+  int status = -1;     // exit status
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `cubex ARGS` through the shell, capturing both streams.
+inline RunResult run_cubex(const std::string& args) {
+  RunResult r;
+  const std::string cmd = std::string("'") + CUBEX_EXE + "' " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// A fresh temporary folder, removed with the object.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string t = (std::filesystem::temp_directory_path() / "cubex-test-XXXXXX").string();
+    path = ::mkdtemp(t.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string file(const std::string& name, const std::string& content) const {
+    std::ofstream(path / name, std::ios::binary) << content;
+    return (path / name).string();
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string shared_file(const std::string& rel) { return std::string(CUBEX_SHARED_DIR) + "/" + rel; }
+inline std::string source_file(const std::string& rel) { return std::string(CUBEX_SOURCE_DIR) + "/" + rel; }
+
+}  // namespace cubex::test

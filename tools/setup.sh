@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# cubex set-up on Debian: installs the packages that are missing, builds Release, and solves the
+# default puzzle. Safe to run again: it installs nothing that is already there.
+#
+#   tools/setup.sh               install what is missing, build, solve the default puzzle
+#   tools/setup.sh --deps-only   only install what is missing
+#   tools/setup.sh --baselines   also install CBC and CaDiCaL (for -DCUBEX_BASELINES=ON)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+deps_only=0
+pkgs=(cmake g++ make libboost-program-options-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
+for arg in "$@"; do
+  case "$arg" in
+    --deps-only) deps_only=1 ;;
+    --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config) ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup.sh: installing ${missing[*]}" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+((deps_only)) && exit 0
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$(nproc)"
+echo
+./build/cubex solve puzzles/dlx/soma.dlx
