@@ -6,13 +6,13 @@
 #include "test_util.hpp"
 
 using cubex::test::run_cubex;
-using cubex::test::shared_file;
+using cubex::test::xc_file;
 using cubex::test::slurp;
 using cubex::test::TempDir;
 
 TEST(Cli, CountWritesJsonWithTotal) {
   TempDir d;
-  auto r = run_cubex("solve '" + shared_file("xc/pent6x10_sym.dlx") + "' --count --json '" +
+  auto r = run_cubex("solve '" + xc_file("pent6x10_sym.dlx") + "' --count --json '" +
                      d / "out.json" + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("solutions: 2,339"), std::string::npos) << r.output;
@@ -24,7 +24,7 @@ TEST(Cli, CountWritesJsonWithTotal) {
 
 TEST(Cli, AllListsVerifiableSolutionsAndVerifyCatchesTampering) {
   TempDir d;
-  const std::string l9 = shared_file("xc/l9.dlx");
+  const std::string l9 = xc_file("l9.dlx");
   auto r = run_cubex("solve '" + l9 + "' --all --limit 20 --quiet --json '" + d / "s.json" + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   auto j = nlohmann::json::parse(slurp(d / "s.json"));
@@ -58,7 +58,7 @@ TEST(Cli, AllListsVerifiableSolutionsAndVerifyCatchesTampering) {
 }
 
 TEST(Cli, FirstPrintsOneSolution) {
-  auto r = run_cubex("solve '" + shared_file("xc/soma.dlx") + "' --first");
+  auto r = run_cubex("solve '" + xc_file("soma.dlx") + "' --first");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("Solution 1:"), std::string::npos);
   EXPECT_EQ(r.output.find("Solution 2:"), std::string::npos);
@@ -87,7 +87,7 @@ TEST(Cli, BadInputExitsTwoAndLeavesExistingOutputAlone) {
 }
 
 TEST(Cli, UnwritableOutputIsAClearError) {
-  auto r = run_cubex("solve '" + shared_file("xc/l9.dlx") + "' --json /nonexistent-dir/out.json");
+  auto r = run_cubex("solve '" + xc_file("l9.dlx") + "' --json /nonexistent-dir/out.json");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("cannot write /nonexistent-dir/out.json"), std::string::npos) << r.output;
 }
@@ -110,7 +110,7 @@ TEST(Cli, UsageErrorsAndHelp) {
 }
 
 TEST(Cli, ThreadsIsAccepted) {
-  auto r = run_cubex("solve '" + shared_file("xc/soma_sym.dlx") + "' --threads 2");
+  auto r = run_cubex("solve '" + xc_file("soma_sym.dlx") + "' --threads 2");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("solutions: 480"), std::string::npos);
 }

@@ -9,6 +9,7 @@
 
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
+#include "test_util.hpp"
 
 using cubex::ItemId;
 using cubex::OptionId;
@@ -149,7 +150,7 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
 }
 
 TEST(Core, LimitsVisitorAndStopFlagEndTheSearchEarly) {
-  auto f = cubex::read_knuth_file(CUBEX_SHARED_DIR "/xc/l9.dlx");
+  auto f = cubex::read_knuth_file(cubex::test::xc_file("l9.dlx"));
   Solver s(f.problem);
   cubex::SolveLimits lim;
   lim.max_solutions = 10;
@@ -208,7 +209,7 @@ struct Known {
 class KnownCounts : public testing::TestWithParam<Known> {};
 
 TEST_P(KnownCounts, MatchesPublishedCount) {
-  auto f = cubex::read_knuth_file(std::string(CUBEX_SHARED_DIR "/xc/") + GetParam().file);
+  auto f = cubex::read_knuth_file(cubex::test::xc_file(GetParam().file));
   auto st = Solver(f.problem).count();
   EXPECT_TRUE(st.complete);
   EXPECT_EQ(st.solutions, GetParam().solutions);

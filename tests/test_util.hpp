@@ -58,6 +58,14 @@ inline std::string slurp(const std::string& path) {
 }
 
 inline std::string shared_file(const std::string& rel) { return std::string(CUBEX_SHARED_DIR) + "/" + rel; }
+
+// A Knuth-format instance from ../shared/data/xc, or the repository's own copy in puzzles/dlx
+// when the shared folder is not beside the checkout.
+inline std::string xc_file(const std::string& name) {
+  const std::string shared = shared_file("xc/" + name);
+  if (std::filesystem::exists(shared)) return shared;
+  return std::string(CUBEX_SOURCE_DIR) + "/puzzles/dlx/" + name;
+}
 inline std::string source_file(const std::string& rel) { return std::string(CUBEX_SOURCE_DIR) + "/" + rel; }
 
 }  // namespace cubex::test
