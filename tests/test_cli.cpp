@@ -6,9 +6,9 @@
 #include "test_util.hpp"
 
 using cubex::test::run_cubex;
-using cubex::test::xc_file;
 using cubex::test::slurp;
 using cubex::test::TempDir;
+using cubex::test::xc_file;
 
 TEST(Cli, CountWritesJsonWithTotal) {
   TempDir d;

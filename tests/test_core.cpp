@@ -121,9 +121,14 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
     for (int i = 0; i < np; ++i) {
       std::uint32_t lo = 1, hi = 1;
       switch (rng() % 6) {
-        case 0: lo = rng() % 2, hi = lo + 1 + rng() % 2; break;
-        case 1: lo = hi = 2; break;
-        default: break;
+        case 0:
+          lo = rng() % 2, hi = lo + 1 + rng() % 2;
+          break;
+        case 1:
+          lo = hi = 2;
+          break;
+        default:
+          break;
       }
       prim.push_back(p.add_primary("p" + std::to_string(i), lo, hi));
       all.push_back(prim.back());
@@ -185,8 +190,10 @@ TEST(Core, CheckSolutionFindsWhatIsWrong) {
   p.add_option({b});
   EXPECT_EQ(cubex::check_solution(p, std::vector<OptionId>{0, 2}), "");
   EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0, 1}).find("'X'"), std::string::npos);
-  EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0}).find("'B' is covered 0"), std::string::npos);
-  EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0, 2, 2}).find("twice"), std::string::npos);
+  EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0}).find("'B' is covered 0"),
+            std::string::npos);
+  EXPECT_NE(cubex::check_solution(p, std::vector<OptionId>{0, 2, 2}).find("twice"),
+            std::string::npos);
 }
 
 TEST(Core, ProblemRejectsMalformedInput) {
@@ -218,8 +225,7 @@ TEST_P(KnownCounts, MatchesPublishedCount) {
 INSTANTIATE_TEST_SUITE_P(SharedXc, KnownCounts,
                          testing::Values(Known{"l9.dlx", 5328}, Known{"soma.dlx", 11520},
                                          Known{"soma_sym.dlx", 480},
-                                         Known{"pent6x10_sym.dlx", 2339},
-                                         Known{"y25_o1.dlx", 666},
+                                         Known{"pent6x10_sym.dlx", 2339}, Known{"y25_o1.dlx", 666},
                                          Known{"conway_mult.dlx", 27456}),
                          [](const auto& info) {
                            std::string n = info.param.file;

@@ -57,7 +57,9 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-inline std::string shared_file(const std::string& rel) { return std::string(CUBEX_SHARED_DIR) + "/" + rel; }
+inline std::string shared_file(const std::string& rel) {
+  return std::string(CUBEX_SHARED_DIR) + "/" + rel;
+}
 
 // A Knuth-format instance from ../shared/data/xc, or the repository's own copy in puzzles/dlx
 // when the shared folder is not beside the checkout.
@@ -66,6 +68,8 @@ inline std::string xc_file(const std::string& name) {
   if (std::filesystem::exists(shared)) return shared;
   return std::string(CUBEX_SOURCE_DIR) + "/puzzles/dlx/" + name;
 }
-inline std::string source_file(const std::string& rel) { return std::string(CUBEX_SOURCE_DIR) + "/" + rel; }
+inline std::string source_file(const std::string& rel) {
+  return std::string(CUBEX_SOURCE_DIR) + "/" + rel;
+}
 
 }  // namespace cubex::test

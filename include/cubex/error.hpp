@@ -17,11 +17,16 @@ class InputError : public std::runtime_error {
   // A place in a text file (line and column are 1-based; column 0 means "the whole line").
   InputError(const std::string& file, int line, int col, const std::string& message)
       : std::runtime_error(place(file, line, col) + message),
-        file_(file), line_(line), col_(col), message_(message) {}
+        file_(file),
+        line_(line),
+        col_(col),
+        message_(message) {}
   // A place in a JSON document, named by its path such as "pieces[3].cells[2]".
   InputError(const std::string& file, const std::string& json_path, const std::string& message)
       : std::runtime_error(file + ": " + (json_path.empty() ? "" : json_path + ": ") + message),
-        file_(file), path_(json_path), message_(message) {}
+        file_(file),
+        path_(json_path),
+        message_(message) {}
   // The file as a whole (cannot be opened, wrong kind...).
   InputError(const std::string& file, const std::string& message)
       : std::runtime_error(file + ": " + message), file_(file), message_(message) {}

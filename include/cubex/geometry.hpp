@@ -80,7 +80,9 @@ inline const std::array<Mat3, 48>& cube_symmetries() {
 }
 
 // The 24 rotations only.
-inline std::span<const Mat3> cube_rotations() { return std::span<const Mat3>(cube_symmetries()).first(24); }
+inline std::span<const Mat3> cube_rotations() {
+  return std::span<const Mat3>(cube_symmetries()).first(24);
+}
 
 // Translates `cells` so that the smallest x, y and z are 0, and sorts them: a canonical form
 // for comparing shapes up to translation.

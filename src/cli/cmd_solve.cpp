@@ -69,12 +69,14 @@ int cmd_solve(const std::vector<std::string>& args) {
   SolveStats st;
   if (keep) {
     std::uint64_t k = 0;
-    st = solver.solve([&](std::span<const OptionId> s) {
-      ++k;
-      if (!json_out.empty()) solutions.push_back(puzzle->solution_json(s));
-      if (print) std::cout << "Solution " << k << ":\n" << puzzle->solution_text(s) << "\n";
-      return true;
-    }, limits);
+    st = solver.solve(
+        [&](std::span<const OptionId> s) {
+          ++k;
+          if (!json_out.empty()) solutions.push_back(puzzle->solution_json(s));
+          if (print) std::cout << "Solution " << k << ":\n" << puzzle->solution_text(s) << "\n";
+          return true;
+        },
+        limits);
   } else {
     st = solver.count(limits);
   }
@@ -83,7 +85,9 @@ int cmd_solve(const std::vector<std::string>& args) {
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
   std::cout << "solutions: " << with_commas(st.solutions)
-            << (st.complete ? "" : interrupted ? " (interrupted: counted so far)" : " (stopped at the limit)")
+            << (st.complete   ? ""
+                : interrupted ? " (interrupted: counted so far)"
+                              : " (stopped at the limit)")
             << "\n";
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
@@ -101,9 +105,8 @@ int cmd_solve(const std::vector<std::string>& args) {
     j["mode"] = mode;
     j["counts"] = {{"total", st.solutions}};
     j["solutions"] = std::move(solutions);
-    j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
-                  {"seconds", st.seconds},      {"complete", st.complete},
-                  {"interrupted", interrupted}, {"threads", 1}};
+    j["stats"] = {{"nodes", st.nodes},       {"updates", st.updates},      {"seconds", st.seconds},
+                  {"complete", st.complete}, {"interrupted", interrupted}, {"threads", 1}};
     write_json(json_out, j);
   }
   return interrupted ? kExitInterrupted : kExitOk;

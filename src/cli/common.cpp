@@ -9,7 +9,9 @@ namespace cubex::cli {
 std::atomic<bool> g_stop{false};
 
 namespace {
-extern "C" void on_stop_signal(int) { g_stop.store(true, std::memory_order_relaxed); }
+extern "C" void on_stop_signal(int) {
+  g_stop.store(true, std::memory_order_relaxed);
+}
 }  // namespace
 
 void install_stop_handlers() {

@@ -30,7 +30,7 @@
 namespace cubex::detail {
 
 struct Node {
-  std::int32_t top;   // item (or LEN in a header, or -k in a spacer)
+  std::int32_t top;  // item (or LEN in a header, or -k in a spacer)
   std::int32_t up;
   std::int32_t down;
 };
@@ -47,14 +47,14 @@ struct Dlx {
   enum Mode : std::uint8_t { kPlain, kLast, kTweak };
   struct Frame {
     std::int32_t item;
-    std::int32_t x;          // node of the option being tried, or `item` for "none"
+    std::int32_t x;  // node of the option being tried, or `item` for "none"
     std::uint32_t tweak_base;
     Mode mode;
   };
   std::vector<Frame> frame;
   std::vector<std::int32_t> tweaked;  // stack of tweaked option nodes
   std::uint32_t tweak_top = 0;
-  std::vector<OptionId> chosen;       // solution handed to the visitor
+  std::vector<OptionId> chosen;  // solution handed to the visitor
   std::uint64_t updates = 0;
 
   explicit Dlx(const Problem& p) {

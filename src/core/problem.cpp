@@ -39,8 +39,10 @@ OptionId Problem::add_option(std::span<const ItemId> items) {
   }
   bool has_primary = false;
   for (ItemId i : items) {
-    if (i >= items_.size()) throw ProblemError("option names item " + std::to_string(i) + ", which does not exist");
-    if (seen_[i] == stamp_) throw ProblemError("item '" + items_[i].name + "' appears twice in one option");
+    if (i >= items_.size())
+      throw ProblemError("option names item " + std::to_string(i) + ", which does not exist");
+    if (seen_[i] == stamp_)
+      throw ProblemError("item '" + items_[i].name + "' appears twice in one option");
     seen_[i] = stamp_;
     has_primary |= items_[i].primary;
   }

@@ -9,7 +9,8 @@ Solver::Solver(const Problem& problem) : problem_(problem) {}
 Solver::~Solver() = default;
 
 SolveStats Solver::solve(SolutionVisitor visit, const SolveLimits& limits) {
-  dlx_ = std::make_unique<detail::Dlx>(problem_);  // fresh links: a stopped search leaves them mid-way
+  dlx_ =
+      std::make_unique<detail::Dlx>(problem_);  // fresh links: a stopped search leaves them mid-way
   return dlx_->multiplicities ? dlx_->run<true>(&visit, limits) : dlx_->run<false>(&visit, limits);
 }
 

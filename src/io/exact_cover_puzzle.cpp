@@ -43,7 +43,8 @@ class ExactCoverPuzzle final : public Puzzle {
         return where + ": expected {\"option\": N, \"items\": [...]}";
       }
       const auto id = o["option"].get<std::uint64_t>();
-      if (id >= pb.num_options()) return where + ": option " + std::to_string(id) + " does not exist";
+      if (id >= pb.num_options())
+        return where + ": option " + std::to_string(id) + " does not exist";
       std::vector<std::string> listed, actual;
       for (const auto& n : o["items"]) {
         if (!n.is_string()) return where + ".items: expected item names";
@@ -52,7 +53,8 @@ class ExactCoverPuzzle final : public Puzzle {
       for (ItemId i : pb.option(static_cast<OptionId>(id))) actual.push_back(pb.item(i).name);
       std::sort(listed.begin(), listed.end());
       std::sort(actual.begin(), actual.end());
-      if (listed != actual) return where + ": its items are not those of option " + std::to_string(id);
+      if (listed != actual)
+        return where + ": its items are not those of option " + std::to_string(id);
       chosen.push_back(static_cast<OptionId>(id));
     }
     return check_solution(pb, chosen);

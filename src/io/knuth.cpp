@@ -15,7 +15,9 @@
 namespace cubex {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 struct Token {
   std::string_view text;
@@ -136,7 +138,8 @@ struct Parser {
       auto id = pb.find(t.text);
       if (!id) fail(t.col, "expected an item named on the item line, found " + quoted(t.text));
       for (ItemId seen : items) {
-        if (seen == *id) fail(t.col, "expected distinct items, found " + quoted(t.text) + " twice in one option");
+        if (seen == *id)
+          fail(t.col, "expected distinct items, found " + quoted(t.text) + " twice in one option");
       }
       items.push_back(*id);
     }
@@ -188,7 +191,9 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name) {
   return out;
 }
 
-KnuthFile read_knuth_file(const std::string& path) { return parse_knuth(read_file(path), path); }
+KnuthFile read_knuth_file(const std::string& path) {
+  return parse_knuth(read_file(path), path);
+}
 
 std::string to_knuth(const Problem& problem) {
   std::string out;

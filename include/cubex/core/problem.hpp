@@ -64,8 +64,8 @@ class Problem {
   const Item& item(ItemId i) const { return items_[i]; }
   std::span<const Item> items() const { return items_; }
   std::span<const ItemId> option(OptionId o) const {
-    return std::span<const ItemId>(option_items_).subspan(option_start_[o],
-                                                          option_start_[o + 1] - option_start_[o]);
+    return std::span<const ItemId>(option_items_)
+        .subspan(option_start_[o], option_start_[o + 1] - option_start_[o]);
   }
   std::optional<ItemId> find(std::string_view name) const;
 

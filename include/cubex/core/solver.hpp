@@ -42,8 +42,8 @@ class SolutionVisitor {
 };
 
 struct SolveLimits {
-  std::uint64_t max_solutions = 0;            // stop after this many (0: no limit)
-  const std::atomic<bool>* stop = nullptr;    // set from outside (a signal, a timer) to stop
+  std::uint64_t max_solutions = 0;          // stop after this many (0: no limit)
+  const std::atomic<bool>* stop = nullptr;  // set from outside (a signal, a timer) to stop
 };
 
 struct SolveStats {
