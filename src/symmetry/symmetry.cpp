@@ -1,0 +1,157 @@
+// Counting up to symmetry: anchor restriction plus a canonical check (see symmetry.hpp).
+#include "cubex/symmetry.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace cubex {
+
+SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group)
+    : problem_(problem), group_(std::move(group)) {
+  const std::size_t n = problem.num_items();
+  if (group_.perm.empty()) throw ProblemError("symmetry group is empty");
+  for (std::size_t g = 0; g < group_.order(); ++g) {
+    const auto& p = group_.perm[g];
+    std::vector<bool> hit(n, false);
+    if (p.size() != n) throw ProblemError("group element " + std::to_string(g) + " has the wrong size");
+    for (ItemId i = 0; i < n; ++i) {
+      if (p[i] >= n || hit[p[i]]) {
+        throw ProblemError("group element " + std::to_string(g) + " is not a permutation");
+      }
+      hit[p[i]] = true;
+      if (g == 0 && p[i] != i) throw ProblemError("group element 0 is not the identity");
+      const Item &a = problem.item(i), &b = problem.item(p[i]);
+      if (a.primary != b.primary || a.lo != b.lo || a.hi != b.hi) {
+        throw ProblemError("group element " + std::to_string(g) + " maps item '" + a.name +
+                           "' to an item of another kind ('" + b.name + "')");
+      }
+    }
+  }
+  std::map<std::vector<ItemId>, OptionId> by_items;
+  std::vector<ItemId> key;
+  for (OptionId o = 0; o < problem.num_options(); ++o) {
+    auto items = problem.option(o);
+    key.assign(items.begin(), items.end());
+    std::sort(key.begin(), key.end());
+    if (!by_items.emplace(key, o).second) {
+      throw ProblemError("options " + std::to_string(by_items[key]) + " and " + std::to_string(o) +
+                         " cover the same items");
+    }
+  }
+  option_perm_.assign(group_.order(), std::vector<OptionId>(problem.num_options()));
+  for (std::size_t g = 0; g < group_.order(); ++g) {
+    for (OptionId o = 0; o < problem.num_options(); ++o) {
+      key.clear();
+      for (ItemId i : problem.option(o)) key.push_back(group_.perm[g][i]);
+      std::sort(key.begin(), key.end());
+      auto it = by_items.find(key);
+      if (it == by_items.end()) {
+        throw ProblemError("group element " + std::to_string(g) + " maps option " +
+                           std::to_string(o) + " to a set of items that is no option");
+      }
+      option_perm_[g][o] = it->second;
+    }
+  }
+}
+
+SymmetricSolver::~SymmetricSolver() = default;
+
+SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& limits) {
+  const Problem& p = problem_;
+  const std::size_t order = group_.order();
+  SymmetryStats out;
+  out.group_order = order;
+
+  // Options containing each item.
+  std::vector<std::vector<OptionId>> options_of(p.num_items());
+  for (OptionId o = 0; o < p.num_options(); ++o)
+    for (ItemId i : p.option(o)) options_of[i].push_back(o);
+
+  // The anchor: a primary item covered exactly once and fixed by every element, whose options
+  // fall into the fewest orbits (ties: the most options, which the cut shrinks most).
+  auto is_rep = [&](OptionId o) {
+    for (std::size_t g = 1; g < order; ++g)
+      if (option_perm_[g][o] < o) return false;
+    return true;
+  };
+  std::optional<ItemId> anchor;
+  std::size_t best_reps = 0;
+  for (ItemId i = 0; i < p.num_items(); ++i) {
+    const Item& it = p.item(i);
+    if (!it.primary || it.lo != 1 || it.hi != 1 || options_of[i].empty()) continue;
+    bool fixed = true;
+    for (std::size_t g = 1; g < order && fixed; ++g) fixed = group_.perm[g][i] == i;
+    if (!fixed) continue;
+    std::size_t reps = 0;
+    for (OptionId o : options_of[i]) reps += is_rep(o);
+    if (!anchor || reps < best_reps ||
+        (reps == best_reps && options_of[i].size() > options_of[*anchor].size())) {
+      anchor = i;
+      best_reps = reps;
+    }
+  }
+  out.anchored = anchor.has_value() && order > 1;
+
+  // The restricted problem: the anchor keeps one option per orbit.
+  std::vector<bool> keep(p.num_options(), true);
+  std::vector<bool> is_anchor_option(p.num_options(), false);
+  std::vector<std::vector<std::uint32_t>> stab(p.num_options());  // for anchor representatives
+  std::vector<std::uint32_t> whole_group(order);
+  for (std::size_t g = 0; g < order; ++g) whole_group[g] = static_cast<std::uint32_t>(g);
+  if (out.anchored) {
+    for (OptionId o : options_of[*anchor]) {
+      is_anchor_option[o] = true;
+      keep[o] = is_rep(o);
+      if (!keep[o]) continue;
+      for (std::size_t g = 0; g < order; ++g)
+        if (option_perm_[g][o] == o) stab[o].push_back(static_cast<std::uint32_t>(g));
+    }
+  }
+  Problem q;
+  for (const Item& it : p.items()) {
+    if (it.primary) {
+      q.add_primary(it.name, it.lo, it.hi);
+    } else {
+      q.add_secondary(it.name);
+    }
+  }
+  std::vector<OptionId> original;
+  for (OptionId o = 0; o < p.num_options(); ++o) {
+    if (!keep[o]) continue;
+    q.add_option(p.option(o));
+    original.push_back(o);
+  }
+
+  // Search, keeping a solution when it is the smallest of its images under the stabiliser.
+  std::vector<OptionId> sol, img;
+  auto on_solution = [&](std::span<const OptionId> s) {
+    sol.clear();
+    for (OptionId o : s) sol.push_back(original[o]);
+    std::sort(sol.begin(), sol.end());
+    const std::vector<std::uint32_t>* elems = &whole_group;
+    if (out.anchored) {
+      for (OptionId o : sol)
+        if (is_anchor_option[o]) elems = &stab[o];
+    }
+    std::uint64_t fixers = 0;
+    for (std::uint32_t g : *elems) {
+      img.clear();
+      for (OptionId o : sol) img.push_back(option_perm_[g][o]);
+      std::sort(img.begin(), img.end());
+      if (img < sol) return true;  // not canonical: its orbit is counted elsewhere
+      fixers += img == sol;
+    }
+    const std::uint64_t orbit = order / fixers;
+    ++out.unique;
+    out.total += orbit;
+    out.symmetric += fixers > 1;
+    if (visit && !(*visit)(sol, orbit)) return false;
+    return !(limits.max_solutions && out.unique >= limits.max_solutions);
+  };
+  SolveLimits inner;
+  inner.stop = limits.stop;
+  out.search = Solver(q).solve(on_solution, inner);
+  return out;
+}
+
+}  // namespace cubex
