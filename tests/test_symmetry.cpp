@@ -7,7 +7,9 @@
 #include <set>
 
 #include "cubex/geometry.hpp"
+#include "cubex/io/knuth.hpp"
 #include "cubex/symmetry.hpp"
+#include "test_util.hpp"
 
 using namespace cubex;
 
@@ -28,7 +30,8 @@ Packing make_packing(Vec3 box, const std::vector<std::pair<std::vector<Vec3>, in
   for (int z = 0; z < box.z; ++z)
     for (int y = 0; y < box.y; ++y)
       for (int x = 0; x < box.x; ++x)
-        cell[{x, y, z}] = pk.problem.add_primary("c" + std::to_string(x) + std::to_string(y) + std::to_string(z));
+        cell[{x, y, z}] =
+            pk.problem.add_primary("c" + std::to_string(x) + std::to_string(y) + std::to_string(z));
   const int nmats = mirror ? 48 : 24;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const auto& [shape, count] = pieces[k];
@@ -60,7 +63,9 @@ Packing make_packing(Vec3 box, const std::vector<std::pair<std::vector<Vec3>, in
   for (int m = 0; m < nmats; ++m) {
     const Mat3& a = cube_symmetries()[m];
     Vec3 ext = a * Vec3{box.x - 1, box.y - 1, box.z - 1};
-    if (std::abs(ext.x) != box.x - 1 || std::abs(ext.y) != box.y - 1 || std::abs(ext.z) != box.z - 1) continue;
+    if (std::abs(ext.x) != box.x - 1 || std::abs(ext.y) != box.y - 1 ||
+        std::abs(ext.z) != box.z - 1)
+      continue;
     std::vector<ItemId> perm(pk.problem.num_items());
     for (ItemId i = 0; i < perm.size(); ++i) perm[i] = i;
     for (const auto& [v, id] : cell) {
@@ -106,7 +111,8 @@ Brute brute_force(const Packing& pk) {
 
 const std::vector<Vec3> kMono{{0, 0, 0}}, kDomino{{0, 0, 0}, {1, 0, 0}},
     kI3{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, kL3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
-    kT4{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}}, kS4{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {2, 1, 0}},
+    kT4{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}},
+    kS4{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {2, 1, 0}},
     kScrew{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}};
 
 }  // namespace
@@ -166,4 +172,51 @@ TEST(Symmetry, RejectsAGroupThatDoesNotPreserveTheOptions) {
   p.add_option({a, b});
   ItemGroup g{{{0, 1}, {1, 0}}};  // swapping a and b maps {a} to {b}, which is no option
   EXPECT_THROW(SymmetricSolver(p, g), ProblemError);
+}
+
+namespace {
+
+// The group of a 3x3x3 Knuth-format instance whose cells are named "xyz": each symmetry about
+// the centre acts on the cell names; `swap` lists piece items that trade places under mirrors.
+ItemGroup cube3_group(const Problem& p, int elements,
+                      std::vector<std::pair<std::string, std::string>> swap) {
+  ItemGroup g;
+  for (int m = 0; m < elements; ++m) {
+    const Mat3& a = cube_symmetries()[m];
+    std::vector<ItemId> perm(p.num_items());
+    for (ItemId i = 0; i < p.num_items(); ++i) {
+      const std::string& n = p.item(i).name;
+      perm[i] = i;
+      if (n.size() == 3 && std::isdigit(static_cast<unsigned char>(n[0]))) {
+        Vec3 w = a * Vec3{n[0] - '1', n[1] - '1', n[2] - '1'};
+        std::string img{static_cast<char>('1' + w.x), static_cast<char>('1' + w.y),
+                        static_cast<char>('1' + w.z)};
+        perm[i] = *p.find(img);
+      }
+    }
+    if (m >= 24)
+      for (const auto& [x, y] : swap) std::swap(perm[*p.find(x)], perm[*p.find(y)]);
+    g.perm.push_back(perm);
+  }
+  return g;
+}
+
+}  // namespace
+
+TEST(Symmetry, KnownUniqueCountsOfTheSharedInstances) {
+  // KNOWN_COUNTS.md: L-tricubes 5,328 / 111 and Soma 11,520 / 240 under 48 symmetries.
+  auto l9 = read_knuth_file(cubex::test::xc_file("l9.dlx"));
+  auto st = SymmetricSolver(l9.problem, cube3_group(l9.problem, 48, {})).count();
+  EXPECT_TRUE(st.anchored);  // the centre cell
+  EXPECT_EQ(st.total, 5328u);
+  EXPECT_EQ(st.unique, 111u);
+
+  auto soma = read_knuth_file(cubex::test::xc_file("soma.dlx"));
+  st = SymmetricSolver(soma.problem, cube3_group(soma.problem, 48, {{"A", "B"}})).count();
+  EXPECT_EQ(st.total, 11520u);
+  EXPECT_EQ(st.unique, 240u);
+  EXPECT_EQ(st.symmetric, 0u);
+  st = SymmetricSolver(soma.problem, cube3_group(soma.problem, 24, {})).count();
+  EXPECT_EQ(st.total, 11520u);
+  EXPECT_EQ(st.unique, 480u);
 }

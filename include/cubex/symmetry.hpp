@@ -30,8 +30,8 @@ struct SymmetryStats {
   std::uint64_t unique = 0;     // orbits
   std::uint64_t symmetric = 0;  // orbits whose solutions a non-identity element fixes
   std::size_t group_order = 0;
-  bool anchored = false;       // whether an anchor item cut the search
-  SolveStats search;           // of the (restricted) search
+  bool anchored = false;  // whether an anchor item cut the search
+  SolveStats search;      // of the (restricted) search
 };
 
 // Calls visit(solution, orbit_size) once per orbit with its canonical solution.

@@ -13,7 +13,8 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group)
   for (std::size_t g = 0; g < group_.order(); ++g) {
     const auto& p = group_.perm[g];
     std::vector<bool> hit(n, false);
-    if (p.size() != n) throw ProblemError("group element " + std::to_string(g) + " has the wrong size");
+    if (p.size() != n)
+      throw ProblemError("group element " + std::to_string(g) + " has the wrong size");
     for (ItemId i = 0; i < n; ++i) {
       if (p[i] >= n || hit[p[i]]) {
         throw ProblemError("group element " + std::to_string(g) + " is not a permutation");
