@@ -134,8 +134,8 @@ int pocket_solve(const std::vector<std::string>& args) {
   if (has_state) {
     std::cout << "state: " << stickers << "\n";
   } else {
-    const int len = metric == Metric::kHalfTurn ? pocket::htm_length(turns)
-                                                : pocket::qtm_length(turns);
+    const int len =
+        metric == Metric::kHalfTurn ? pocket::htm_length(turns) : pocket::qtm_length(turns);
     std::cout << "scramble: " << pocket::to_string(turns) << " (" << len << " "
               << (metric == Metric::kHalfTurn ? "htm" : "qtm") << ")\n";
   }
@@ -224,7 +224,8 @@ int cmd_pocket(const std::vector<std::string>& args) {
     std::cout << kPocketUsage;
     return kExitOk;
   }
-  throw UsageError("unknown command '" + args[0] + "' (expected solve or table; see 'cubex "
+  throw UsageError("unknown command '" + args[0] +
+                   "' (expected solve or table; see 'cubex "
                    "pocket --help')");
 }
 

@@ -10,12 +10,18 @@
 namespace cubex::pocket {
 namespace {
 
-Vec3 scaled(const Vec3& v, int k) { return {v.x * k, v.y * k, v.z * k}; }
-int dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+Vec3 scaled(const Vec3& v, int k) {
+  return {v.x * k, v.y * k, v.z * k};
+}
+int dot(const Vec3& a, const Vec3& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-int det(const Vec3& a, const Vec3& b, const Vec3& c) { return dot(a, cross(b, c)); }
+int det(const Vec3& a, const Vec3& b, const Vec3& c) {
+  return dot(a, cross(b, c));
+}
 
 // x points to R, y to U, z to F. Each face: its outward normal, then the directions of
 // "right" and "down" on it as seen from outside in the sticker order of the README.
@@ -37,8 +43,8 @@ struct Sticker {
 };
 
 // The corner positions in the order of enum Corner.
-constexpr Vec3 kCornerPos[8] = {{1, 1, 1},   {-1, 1, 1},  {-1, 1, -1},  {1, 1, -1},
-                                {1, -1, 1},  {-1, -1, 1}, {1, -1, -1},  {-1, -1, -1}};
+constexpr Vec3 kCornerPos[8] = {{1, 1, 1},  {-1, 1, 1},  {-1, 1, -1}, {1, 1, -1},
+                                {1, -1, 1}, {-1, -1, 1}, {1, -1, -1}, {-1, -1, -1}};
 
 struct Geometry {
   std::array<Sticker, kStickers> sticker;
@@ -138,7 +144,9 @@ bool is_solved(const Facelets& f) {
   return true;
 }
 
-std::string to_string(const Facelets& f) { return std::string(f.begin(), f.end()); }
+std::string to_string(const Facelets& f) {
+  return std::string(f.begin(), f.end());
+}
 
 std::vector<Turn> parse_turns(std::string_view text, const std::string& source) {
   std::vector<Turn> out;
@@ -251,8 +259,8 @@ Corners from_facelets(std::string_view text, const std::string& source) {
     ++n;
   }
   if (n != kStickers) {
-    throw InputError(source, "expected 24 stickers (faces U R F D L B, 4 each), found " +
-                                 std::to_string(n));
+    throw InputError(
+        source, "expected 24 stickers (faces U R F D L B, 4 each), found " + std::to_string(n));
   }
   std::string letters;
   for (char c : colour) {
@@ -260,8 +268,8 @@ Corners from_facelets(std::string_view text, const std::string& source) {
   }
   std::sort(letters.begin(), letters.end());
   if (letters.size() != 6) {
-    throw InputError(source, "expected 6 colours, found " + std::to_string(letters.size()) +
-                                 " (" + letters + ")");
+    throw InputError(source, "expected 6 colours, found " + std::to_string(letters.size()) + " (" +
+                                 letters + ")");
   }
   for (char c : letters) {
     const auto k = std::count(colour.begin(), colour.end(), c);
@@ -349,7 +357,8 @@ Corners from_facelets(std::string_view text, const std::string& source) {
     }
     if (seen_at[found] >= 0) {
       throw InputError(source, where + " is corner " + std::string(kCornerNames[found]) +
-                                   ", which is also at " + std::string(kCornerNames[seen_at[found]]));
+                                   ", which is also at " +
+                                   std::string(kCornerNames[seen_at[found]]));
     }
     seen_at[found] = i;
     out.perm[i] = static_cast<std::uint8_t>(found);
@@ -402,9 +411,13 @@ Corners decode(std::uint32_t index) {
   return c;
 }
 
-Turn move_turn(int m) { return Turn{"URF"[m / 3], m % 3 + 1}; }
+Turn move_turn(int m) {
+  return Turn{"URF"[m / 3], m % 3 + 1};
+}
 
-std::string_view metric_name(Metric m) { return m == Metric::kHalfTurn ? "htm" : "qtm"; }
+std::string_view metric_name(Metric m) {
+  return m == Metric::kHalfTurn ? "htm" : "qtm";
+}
 
 std::span<const std::uint8_t> metric_moves(Metric m) {
   static constexpr std::uint8_t kHtm[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};

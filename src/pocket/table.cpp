@@ -136,8 +136,8 @@ std::optional<DistanceTable> DistanceTable::parse(std::string_view bytes, Metric
   }
   if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return fail("not a cubex table");
   if (get<std::uint32_t>(bytes, 8) != kFormatVersion) {
-    return fail("format version " + std::to_string(get<std::uint32_t>(bytes, 8)) +
-                ", expected " + std::to_string(kFormatVersion));
+    return fail("format version " + std::to_string(get<std::uint32_t>(bytes, 8)) + ", expected " +
+                std::to_string(kFormatVersion));
   }
   if (get<std::uint32_t>(bytes, 12) != (metric == Metric::kHalfTurn ? 0u : 1u)) {
     return fail("table of another metric");
@@ -154,7 +154,8 @@ std::optional<DistanceTable> DistanceTable::parse(std::string_view bytes, Metric
   if (t.dist_[0] != 0) return fail("solved state not at distance 0");
   for (std::uint32_t s = 1; s < kNumStates; s += 7919) {
     int best = kUnreached;
-    for (std::uint8_t m : metric_moves(metric)) best = std::min<int>(best, t.dist_[apply_move(s, m)]);
+    for (std::uint8_t m : metric_moves(metric))
+      best = std::min<int>(best, t.dist_[apply_move(s, m)]);
     if (t.dist_[s] == kUnreached || best + 1 != t.dist_[s]) return fail("inconsistent distances");
   }
   return t;

@@ -46,7 +46,7 @@ struct Turn {
 // Parses a sequence such as "R U2 F' x D2'" (tokens separated by spaces or written together:
 // "RUR'U'"); an unknown move throws InputError(source, 1, column, ...).
 std::vector<Turn> parse_turns(std::string_view text, const std::string& source = "scramble");
-std::string to_string(Turn t);                     // "R", "R2", "R'"
+std::string to_string(Turn t);                    // "R", "R2", "R'"
 std::string to_string(std::span<const Turn> ts);  // space-separated; "" when empty
 // The length of a sequence in a metric: half-turn counts each face turn once, quarter-turn
 // counts a half turn twice; whole-cube rotations cost nothing.
