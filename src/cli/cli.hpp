@@ -34,5 +34,6 @@ void write_json(const std::string& path, const nlohmann::json& j);
 // Subcommands: each takes the arguments after its name and returns the exit status.
 int cmd_solve(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);
+int cmd_pocket(const std::vector<std::string>& args);
 
 }  // namespace cubex::cli
