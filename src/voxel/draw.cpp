@@ -7,20 +7,29 @@ namespace cubex::voxel {
 
 std::string draw(const Model& model, std::span<const PlacedPiece> placed) {
   static constexpr char kLetters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  // Piece names serve as letters when they are distinct single characters, one copy each.
+  // Piece names serve as letters when they are distinct single characters; the other copies of a
+  // piece with several get the next free letters, and the legend says which is which.
   bool own = true;
-  std::string seen;
+  std::string used;
   for (const Piece& p : model.pieces) {
     const char ch = p.name.size() == 1 ? p.name[0] : '\0';
-    own = own && p.count == 1 && ch > ' ' && ch != '.' && ch != '+' && seen.find(ch) == std::string::npos;
-    seen += ch;
+    own = own && ch > ' ' && ch != '.' && ch != '+' && ch != '?' && used.find(ch) == std::string::npos;
+    used += ch;
   }
+  if (!own) used.clear();
+  std::size_t next = 0;
   std::vector<char> letter(placed.size());
   std::string legend;
   for (std::size_t i = 0; i < placed.size(); ++i) {
     const Piece& piece = model.pieces[std::size_t(placed[i].piece)];
-    letter[i] = own ? piece.name[0] : i + 1 < sizeof kLetters ? kLetters[i] : '*';
-    if (own) continue;
+    if (own && placed[i].copy == 0) {
+      letter[i] = piece.name[0];
+    } else {
+      while (next + 1 < sizeof kLetters && used.find(kLetters[next]) != std::string::npos) ++next;
+      letter[i] = next + 1 < sizeof kLetters ? kLetters[next] : '*';
+      used += letter[i];
+    }
+    if (own && piece.count == 1) continue;
     std::string entry(1, letter[i]);
     entry += '=';
     entry += piece.name;

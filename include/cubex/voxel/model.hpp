@@ -137,9 +137,9 @@ struct ClaimedPlacement {
 std::string verify(const Model& model, std::span<const ClaimedPlacement> placements);
 
 // Draws a solution layer by layer (z = 0, 1, ... side by side, rows y, columns x), one letter per
-// placed piece ('.' outside the container, '+' an optional cell left empty). When the piece
-// names are not distinct single letters with one copy each, letters A, B, ... are given in order
-// and a legend follows.
+// placed piece ('.' outside the container, '+' an optional cell left empty). Pieces named by
+// distinct single letters are drawn with them; other copies and other names get free letters
+// A, B, ... in order, explained by a legend line.
 std::string draw(const Model& model, std::span<const PlacedPiece> placed);
 
 }  // namespace cubex::voxel
