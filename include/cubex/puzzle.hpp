@@ -36,6 +36,8 @@ class Puzzle {
 
 // Reads a puzzle file, choosing the format by its extension:
 //   .dlx .xc   Knuth's exact-cover format
+//   .json      a JSON puzzle; its "kind" picks the front end ("voxel" when absent)
+//   .txt       the wooden-cube text format (voxel)
 // Throws InputError for unreadable or malformed files and unknown extensions.
 std::unique_ptr<Puzzle> load_puzzle(const std::string& path);
 

@@ -1,0 +1,145 @@
+// cubex/voxel/model.hpp - polycube packing puzzles: the model, piece orientations, compilation
+// to exact cover and decoding of solutions back to placements.
+//
+// A Model is a container (a set of unit cells, each must-fill or optional) and pieces (a set of
+// unit cells and a number of identical copies). It knows nothing about files or the CLI; the
+// readers (voxel/read.hpp) build one, and later work (symmetry reduction) reuses it as is.
+//
+// Conventions, shared with the JSON output and `cubex verify`:
+//   * A piece's cells are normalised when it is built (normalize(): smallest x, y, z are 0,
+//     sorted), so a piece is the same whatever position it was drawn in.
+//   * An orientation is an index k into cube_symmetries(): 0..23 rotations, 24..47 mirrored
+//     (only with `mirror`). A placement of piece p with orientation k and offset t covers the
+//     cells  cube_symmetries()[k] * c + t  for c in the piece's (normalised) cells.
+//   * Compiled problem: one primary item per piece (multiplicity lo = hi = count for identical
+//     copies, never labelled copies), one primary item per must-fill cell, one secondary item per
+//     optional cell; option o is placements[o].
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cubex/core/problem.hpp"
+#include "cubex/geometry.hpp"
+
+namespace cubex::voxel {
+
+struct Piece {
+  std::string name;
+  std::vector<Vec3> cells;  // normalised (see above)
+  int count = 1;            // identical copies
+};
+
+struct Model {
+  std::string name;
+  std::string comment;
+  std::vector<Vec3> cells;           // the container's cells, sorted, distinct
+  std::vector<std::uint8_t> optional;  // parallel to cells: 1 = may stay empty
+  std::vector<Piece> pieces;
+  bool mirror = false;  // pieces may also be used mirrored
+
+  // Index of `c` in `cells`, or -1 when it is not a container cell.
+  int cell_index(const Vec3& c) const;
+  std::size_t num_must_fill() const;
+};
+
+// "[x,y,z]", as cells are written in JSON and in messages.
+std::string cell_text(const Vec3& c);
+
+// A problem with the model itself (not with how it was written). `piece` is the piece concerned
+// (or -1) and `path` its JSON-style place ("pieces[3]", "container"), so that readers can name the
+// place in their own file.
+class ModelError : public std::runtime_error {
+ public:
+  ModelError(std::string path, int piece, const std::string& message)
+      : std::runtime_error(message), path_(std::move(path)), piece_(piece) {}
+  const std::string& path() const { return path_; }
+  int piece() const { return piece_; }
+
+ private:
+  std::string path_;
+  int piece_;
+};
+
+// Sorts the container cells (keeping each one's optional flag) and normalises every piece. Throws
+// ModelError for repeated cells, empty pieces or an empty container.
+void canonicalize(Model& model);
+
+// One orientation of a piece: its cells after cube_symmetries()[symmetry], translated by `shift`
+// so that the smallest x, y, z are 0 (= normalize(M * cells)), sorted.
+struct Orientation {
+  int symmetry = 0;
+  Vec3 shift;
+  std::vector<Vec3> cells;
+};
+
+// The distinct orientations of `cells` (24 rotations, or 48 symmetries with `mirror`), the
+// duplicates of a symmetric piece removed; each is listed with the smallest symmetry index that
+// produces it, in increasing order of that index.
+std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror);
+
+// One option of the compiled problem: piece `piece` in orientation `symmetry` at `offset`.
+struct Placement {
+  int piece = 0;
+  int symmetry = 0;
+  Vec3 offset;
+  std::vector<Vec3> cells;  // cube_symmetries()[symmetry] * c + offset, sorted
+};
+
+struct Compiled {
+  Problem problem;
+  std::vector<Placement> placements;  // placements[o] is option o
+  std::vector<ItemId> piece_item;     // item of each piece
+  std::vector<ItemId> cell_item;      // item of each container cell (model.cells order)
+};
+
+// Compiles a canonical model. Throws ModelError when the volumes cannot match (the pieces are
+// larger than the container, or smaller than its must-fill part) or a piece fits nowhere.
+// Item names are valid in Knuth's format: cells are "xyz" (every coordinate a digit 0..9) or
+// "x_y_z"; a piece keeps its name when that is a valid, unused item name, else becomes "#k".
+Compiled compile(const Model& model);
+
+// A placement in a decoded solution: which copy of the piece it is.
+struct PlacedPiece {
+  int piece = 0;
+  int copy = 0;
+  int symmetry = 0;
+  Vec3 offset;
+  std::vector<Vec3> cells;  // sorted
+};
+
+// Maps a solution (options of compiled.problem) to placed pieces, sorted by piece then copy. The
+// copies of a piece are numbered 0..count-1 in the order of their smallest covered cell.
+std::vector<PlacedPiece> decode(const Compiled& compiled, std::span<const OptionId> solution);
+
+// The matrix of the "rotation" key: the proper rotation R such that cube_symmetries()[symmetry]
+// equals R, or R * mirror_x() for a mirrored orientation (symmetry >= 24).
+Mat3 rotation_part(int symmetry);
+// The mirror x -> -x.
+constexpr Mat3 mirror_x() { return Mat3{{{{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}}; }
+
+// Re-checks placed pieces against the model from scratch, without the compiler: each placement
+// congruent to its piece (its cells are R * c + offset, or R * mirror_x() * c + offset when
+// mirrored and the model allows it), inside the container, every copy of every piece used once,
+// must-fill cells covered exactly once and optional ones at most once. Returns "" when valid,
+// else what is wrong ("placements[2]: ..."). `mirrored[i]` and `rotation[i]` are as in the JSON.
+struct ClaimedPlacement {
+  std::string piece;
+  int copy = 0;
+  Mat3 rotation;
+  bool mirrored = false;
+  Vec3 offset;
+  std::vector<Vec3> cells;
+};
+std::string verify(const Model& model, std::span<const ClaimedPlacement> placements);
+
+// Draws a solution layer by layer (z = 0, 1, ... side by side, rows y, columns x), one letter per
+// placed piece ('.' outside the container, '+' an optional cell left empty). Pieces named by
+// distinct single letters are drawn with them; other copies and other names get free letters
+// A, B, ... in order, explained by a legend line.
+std::string draw(const Model& model, std::span<const PlacedPiece> placed);
+
+}  // namespace cubex::voxel

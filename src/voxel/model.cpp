@@ -1,0 +1,227 @@
+// The voxel model: canonical form, orientations, compilation to exact cover, decoding.
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "cubex/voxel/model.hpp"
+
+namespace cubex::voxel {
+namespace {
+
+// Knuth's format: 1..8 characters of printable ASCII other than blank, ':' and '|'.
+bool knuth_name(const std::string& s) {
+  if (s.empty() || s.size() > 8) return false;
+  return std::all_of(s.begin(), s.end(), [](char ch) { return ch > ' ' && ch < 127 && ch != ':' && ch != '|'; });
+}
+
+std::string cell_name(const Vec3& c, bool digits) {
+  if (digits) return {char('0' + c.x), char('0' + c.y), char('0' + c.z)};
+  return std::to_string(c.x) + "_" + std::to_string(c.y) + "_" + std::to_string(c.z);
+}
+
+// Cells in the order of the layers format: z, then y, then x.
+bool zyx_less(const Vec3& a, const Vec3& b) {
+  return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
+}
+
+}  // namespace
+
+std::string cell_text(const Vec3& c) {
+  std::string s = "[";
+  s += std::to_string(c.x);
+  s += ',';
+  s += std::to_string(c.y);
+  s += ',';
+  s += std::to_string(c.z);
+  s += ']';
+  return s;
+}
+
+int Model::cell_index(const Vec3& c) const {
+  auto it = std::lower_bound(cells.begin(), cells.end(), c);
+  return it != cells.end() && *it == c ? static_cast<int>(it - cells.begin()) : -1;
+}
+
+std::size_t Model::num_must_fill() const {
+  return static_cast<std::size_t>(std::count(optional.begin(), optional.end(), 0));
+}
+
+void canonicalize(Model& model) {
+  if (model.cells.empty()) throw ModelError("container", -1, "expected at least one container cell");
+  model.optional.resize(model.cells.size(), 0);
+  std::vector<std::size_t> order(model.cells.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return model.cells[a] < model.cells[b]; });
+  std::vector<Vec3> cells;
+  std::vector<std::uint8_t> optional;
+  for (std::size_t k : order) {
+    if (!cells.empty() && cells.back() == model.cells[k]) {
+      throw ModelError("container", -1, "expected distinct container cells, found " +
+                                            cell_text(model.cells[k]) + " twice");
+    }
+    cells.push_back(model.cells[k]);
+    optional.push_back(model.optional[k] ? 1 : 0);
+  }
+  model.cells = std::move(cells);
+  model.optional = std::move(optional);
+  if (model.pieces.empty()) throw ModelError("pieces", -1, "expected at least one piece");
+  for (std::size_t p = 0; p < model.pieces.size(); ++p) {
+    Piece& piece = model.pieces[p];
+    const std::string path = "pieces[" + std::to_string(p) + "]";
+    if (piece.cells.empty()) throw ModelError(path, int(p), "expected at least one cell");
+    if (piece.count < 1) throw ModelError(path, int(p), "expected a count of at least 1");
+    piece.cells = normalize(std::move(piece.cells));
+    auto dup = std::adjacent_find(piece.cells.begin(), piece.cells.end());
+    if (dup != piece.cells.end()) {
+      throw ModelError(path, int(p), "expected distinct cells, found a cell twice");
+    }
+  }
+}
+
+std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) {
+  std::vector<Orientation> out;
+  if (cells.empty()) return out;
+  const auto& group = cube_symmetries();
+  for (int k = 0; k < (mirror ? 48 : 24); ++k) {
+    Orientation o;
+    o.symmetry = k;
+    for (const Vec3& c : cells) o.cells.push_back(group[k] * c);
+    Vec3 lo = o.cells[0];
+    for (const Vec3& c : o.cells) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    o.shift = Vec3{} - lo;
+    for (Vec3& c : o.cells) c = c + o.shift;
+    std::sort(o.cells.begin(), o.cells.end());
+    bool seen = std::any_of(out.begin(), out.end(),
+                            [&](const Orientation& q) { return q.cells == o.cells; });
+    if (!seen) out.push_back(std::move(o));
+  }
+  return out;
+}
+
+Compiled compile(const Model& model) {
+  Compiled out;
+  std::size_t volume = 0;
+  for (const Piece& p : model.pieces) volume += p.cells.size() * std::size_t(p.count);
+  const std::size_t must = model.num_must_fill();
+  if (volume > model.cells.size()) {
+    throw ModelError("pieces", -1,
+                     "expected pieces that fit in the container's " +
+                         std::to_string(model.cells.size()) + " cells, found " +
+                         std::to_string(volume) + " cells of pieces");
+  }
+  if (volume < must) {
+    throw ModelError("pieces", -1,
+                     "expected pieces that fill the container's " + std::to_string(must) +
+                         " must-fill cells, found only " + std::to_string(volume) +
+                         " cells of pieces");
+  }
+
+  // Grid over the container's bounding box: index of each cell, or -1.
+  Vec3 lo = model.cells.front(), hi = model.cells.front();
+  for (const Vec3& c : model.cells) {
+    lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+  }
+  const Vec3 dim = hi - lo + Vec3{1, 1, 1};
+  std::vector<int> grid(std::size_t(dim.x) * dim.y * dim.z, -1);
+  auto at = [&](const Vec3& c) -> int& {
+    const Vec3 d = c - lo;
+    return grid[(std::size_t(d.z) * dim.y + d.y) * dim.x + d.x];
+  };
+  for (std::size_t k = 0; k < model.cells.size(); ++k) at(model.cells[k]) = int(k);
+  auto inside = [&](const Vec3& c) {
+    return c.x >= lo.x && c.y >= lo.y && c.z >= lo.z && c.x <= hi.x && c.y <= hi.y &&
+           c.z <= hi.z && at(c) >= 0;
+  };
+
+  // Items: pieces first, then the cells in layer order (z, y, x), as in Knuth's files.
+  const bool digits = lo.x >= 0 && lo.y >= 0 && lo.z >= 0 && hi.x <= 9 && hi.y <= 9 && hi.z <= 9;
+  std::vector<std::string> names(model.cells.size());
+  for (std::size_t k = 0; k < model.cells.size(); ++k) names[k] = cell_name(model.cells[k], digits);
+  std::vector<std::string> used = names;
+  std::sort(used.begin(), used.end());
+  auto taken = [&](const std::string& s) { return std::binary_search(used.begin(), used.end(), s); };
+  std::vector<std::string> piece_names;
+  for (std::size_t p = 0; p < model.pieces.size(); ++p) {
+    std::string n = model.pieces[p].name;
+    const bool ok = knuth_name(n) && !taken(n) &&
+                    std::find(piece_names.begin(), piece_names.end(), n) == piece_names.end();
+    if (!ok) {
+      n = "#" + std::to_string(p);
+      while (taken(n) || std::find(piece_names.begin(), piece_names.end(), n) != piece_names.end())
+        n = "#" + n;
+    }
+    piece_names.push_back(n);
+  }
+  for (std::size_t p = 0; p < model.pieces.size(); ++p) {
+    const auto c = std::uint32_t(model.pieces[p].count);
+    out.piece_item.push_back(out.problem.add_primary(piece_names[p], c, c));
+  }
+  std::vector<std::size_t> order(model.cells.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return zyx_less(model.cells[a], model.cells[b]); });
+  out.cell_item.resize(model.cells.size());
+  for (std::size_t k : order) {
+    out.cell_item[k] = model.optional[k] ? out.problem.add_secondary(names[k])
+                                         : out.problem.add_primary(names[k]);
+  }
+
+  // Options: every orientation at every translation that stays inside the container.
+  std::vector<ItemId> items;
+  for (std::size_t p = 0; p < model.pieces.size(); ++p) {
+    const std::size_t before = out.placements.size();
+    for (const Orientation& o : orientations(model.pieces[p].cells, model.mirror)) {
+      Vec3 size{};
+      for (const Vec3& c : o.cells) size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
+      for (int z = lo.z; z + size.z <= hi.z; ++z)
+        for (int y = lo.y; y + size.y <= hi.y; ++y)
+          for (int x = lo.x; x + size.x <= hi.x; ++x) {
+            const Vec3 t{x, y, z};
+            bool fits = true;
+            for (const Vec3& c : o.cells) fits = fits && inside(c + t);
+            if (!fits) continue;
+            Placement pl;
+            pl.piece = int(p);
+            pl.symmetry = o.symmetry;
+            pl.offset = o.shift + t;
+            items.assign(1, out.piece_item[p]);
+            for (const Vec3& c : o.cells) {
+              pl.cells.push_back(c + t);
+              items.push_back(out.cell_item[std::size_t(at(c + t))]);
+            }
+            out.problem.add_option(items);
+            out.placements.push_back(std::move(pl));
+          }
+    }
+    if (out.placements.size() == before) {
+      throw ModelError("pieces[" + std::to_string(p) + "]", int(p),
+                       "expected a piece that fits in the container, found that '" +
+                           model.pieces[p].name + "' fits nowhere");
+    }
+  }
+  return out;
+}
+
+std::vector<PlacedPiece> decode(const Compiled& compiled, std::span<const OptionId> solution) {
+  std::vector<PlacedPiece> out;
+  for (OptionId o : solution) {
+    const Placement& pl = compiled.placements[o];
+    out.push_back({pl.piece, 0, pl.symmetry, pl.offset, pl.cells});
+  }
+  std::sort(out.begin(), out.end(), [](const PlacedPiece& a, const PlacedPiece& b) {
+    return std::tie(a.piece, a.cells.front()) < std::tie(b.piece, b.cells.front());
+  });
+  for (std::size_t k = 1; k < out.size(); ++k) {
+    if (out[k].piece == out[k - 1].piece) out[k].copy = out[k - 1].copy + 1;
+  }
+  return out;
+}
+
+Mat3 rotation_part(int symmetry) {
+  const Mat3& m = cube_symmetries()[std::size_t(symmetry)];
+  return symmetry < 24 ? m : m * mirror_x();  // mirror_x is its own inverse
+}
+
+}  // namespace cubex::voxel

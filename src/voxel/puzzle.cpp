@@ -1,0 +1,131 @@
+// The voxel front end as a Puzzle for the CLI: placements out, placements re-checked.
+#include <filesystem>
+
+#include "cubex/error.hpp"
+#include "cubex/voxel/read.hpp"
+
+namespace cubex::voxel {
+namespace {
+
+using nlohmann::json;
+
+json to_json(const Vec3& v) { return json::array({v.x, v.y, v.z}); }
+
+json to_json(const Mat3& m) {
+  json rows = json::array();
+  for (const auto& r : m.m) rows.push_back(json::array({r[0], r[1], r[2]}));
+  return rows;
+}
+
+// Reads what to_json wrote; returns "" or what is wrong at `path`.
+std::string read_ints(const json& j, std::size_t n, std::span<int> out, const std::string& path) {
+  if (!j.is_array() || j.size() != n) return path + ": expected an array of " + std::to_string(n) + " integers";
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!j[k].is_number_integer() || j[k].get<long>() < -1000000 || j[k].get<long>() > 1000000) {
+      return path + "[" + std::to_string(k) + "]: expected an integer";
+    }
+    out[k] = static_cast<int>(j[k].get<long>());
+  }
+  return "";
+}
+
+std::string read_vec(const json& j, Vec3& v, const std::string& path) {
+  int a[3];
+  std::string why = read_ints(j, 3, a, path);
+  v = {a[0], a[1], a[2]};
+  return why;
+}
+
+std::string read_placement(const json& j, ClaimedPlacement& out, const std::string& path) {
+  if (!j.is_object()) return path + ": expected a placement object";
+  for (const char* key : {"piece", "copy", "rotation", "mirrored", "offset", "cells"}) {
+    if (!j.contains(key)) return path + ": expected a \"" + key + "\" key";
+  }
+  if (!j["piece"].is_string()) return path + ".piece: expected a piece name";
+  out.piece = j["piece"].get<std::string>();
+  if (!j["copy"].is_number_integer()) return path + ".copy: expected an integer";
+  out.copy = static_cast<int>(std::clamp<long>(j["copy"].get<long>(), -1, 1 << 30));
+  if (!j["mirrored"].is_boolean()) return path + ".mirrored: expected true or false";
+  out.mirrored = j["mirrored"].get<bool>();
+  const json& r = j["rotation"];
+  if (!r.is_array() || r.size() != 3) return path + ".rotation: expected a 3x3 matrix";
+  for (std::size_t i = 0; i < 3; ++i) {
+    std::string why = read_ints(r[i], 3, out.rotation.m[i], path + ".rotation[" + std::to_string(i) + "]");
+    if (!why.empty()) return why;
+  }
+  std::string why = read_vec(j["offset"], out.offset, path + ".offset");
+  if (!why.empty()) return why;
+  const json& cells = j["cells"];
+  if (!cells.is_array()) return path + ".cells: expected an array of cells";
+  out.cells.resize(cells.size());
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    why = read_vec(cells[k], out.cells[k], path + ".cells[" + std::to_string(k) + "]");
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+class VoxelPuzzle final : public Puzzle {
+ public:
+  VoxelPuzzle(Model model, Compiled compiled, std::string name)
+      : model_(std::move(model)), compiled_(std::move(compiled)), name_(std::move(name)) {}
+
+  std::string kind() const override { return "voxel"; }
+  std::string name() const override { return name_; }
+  const Problem& problem() const override { return compiled_.problem; }
+
+  json solution_json(std::span<const OptionId> solution) const override {
+    json placements = json::array();
+    for (const PlacedPiece& p : decode(compiled_, solution)) {
+      json cells = json::array();
+      for (const Vec3& c : p.cells) cells.push_back(to_json(c));
+      placements.push_back({{"piece", model_.pieces[std::size_t(p.piece)].name},
+                            {"copy", p.copy},
+                            {"rotation", to_json(rotation_part(p.symmetry))},
+                            {"mirrored", p.symmetry >= 24},
+                            {"offset", to_json(p.offset)},
+                            {"cells", cells}});
+    }
+    return {{"placements", placements}};
+  }
+
+  std::string solution_text(std::span<const OptionId> solution) const override {
+    return draw(model_, decode(compiled_, solution));
+  }
+
+  std::string verify_solution(const json& solution) const override {
+    if (!solution.is_object() || !solution.contains("placements") || !solution["placements"].is_array()) {
+      return "expected an object with a \"placements\" array";
+    }
+    const json& ps = solution["placements"];
+    std::vector<ClaimedPlacement> claimed(ps.size());
+    for (std::size_t k = 0; k < ps.size(); ++k) {
+      std::string why = read_placement(ps[k], claimed[k], "placements[" + std::to_string(k) + "]");
+      if (!why.empty()) return why;
+    }
+    return verify(model_, claimed);
+  }
+
+  const Model& model() const { return model_; }
+
+ private:
+  Model model_;
+  Compiled compiled_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths) {
+  Compiled compiled;
+  try {
+    compiled = compile(model);
+  } catch (const ModelError& e) {
+    if (json_paths) throw InputError(file, e.path(), e.what());
+    throw InputError(file, e.what());
+  }
+  std::string name = model.name.empty() ? std::filesystem::path(file).stem().string() : model.name;
+  return std::make_unique<VoxelPuzzle>(std::move(model), std::move(compiled), std::move(name));
+}
+
+}  // namespace cubex::voxel
