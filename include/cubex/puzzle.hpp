@@ -36,6 +36,8 @@ class Puzzle {
 
 // Reads a puzzle file, choosing the format by its extension:
 //   .dlx .xc   Knuth's exact-cover format
+//   .hcq       Happy Cube tiles (happycube/reader.hpp)
+//   .json      "kind": "happy-cube" (happycube/reader.hpp); other kinds are the voxel front end's
 // Throws InputError for unreadable or malformed files and unknown extensions.
 std::unique_ptr<Puzzle> load_puzzle(const std::string& path);
 
