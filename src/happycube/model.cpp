@@ -58,7 +58,23 @@ constexpr NetFrame kNet[6] = {
 };
 
 std::string point_item(const Vec3& p) {
-  return "c" + std::to_string(p.x) + "_" + std::to_string(p.y) + "_" + std::to_string(p.z);
+  std::string s(1, 'c');
+  s.append(std::to_string(p.x)).append(1, '_').append(std::to_string(p.y)).append(1, '_');
+  return s.append(std::to_string(p.z));
+}
+
+std::string face_item(const Face& f, std::size_t index) {
+  std::string s(1, 'F');
+  if (f.place > 0) return s.append(std::to_string(f.place));
+  return s.append(std::to_string(index)).append(kSideNames[f.side]);
+}
+
+// Pieces with the same set of allowed grids are physically the same piece.
+std::vector<std::string> signature(const std::vector<Orientation>& orients) {
+  std::vector<std::string> grids;
+  for (const Orientation& o : orients) grids.emplace_back(o.tile.cells.begin(), o.tile.cells.end());
+  std::sort(grids.begin(), grids.end());
+  return grids;
 }
 
 }  // namespace
@@ -88,6 +104,13 @@ std::vector<Orientation> distinct_orientations(const Tile& t, bool may_flip) {
     }
   }
   return out;
+}
+
+std::optional<Orientation> orientation_between(const Tile& from, const Tile& to, bool may_flip) {
+  for (Orientation& o : distinct_orientations(from, may_flip)) {
+    if (o.tile == to) return std::move(o);
+  }
+  return std::nullopt;
 }
 
 std::string Face::label() const {
@@ -148,20 +171,20 @@ Model compile(const Spec& spec) {
                                 std::to_string(pieces));
   }
 
-  // Piece types: pieces with the same set of allowed grids are physically the same piece.
-  std::vector<std::vector<Tile>> type_grids;
+  std::vector<std::vector<std::string>> type_grids;
   for (const PieceSpec& p : spec.pieces) {
     std::vector<Orientation> orients = distinct_orientations(p.tile, p.may_flip);
-    std::vector<Tile> grids;
-    for (const Orientation& o : orients) grids.push_back(o.tile);
-    std::sort(grids.begin(), grids.end());
+    std::vector<std::string> grids = signature(orients);
     auto it = std::find(type_grids.begin(), type_grids.end(), grids);
     std::size_t t = static_cast<std::size_t>(it - type_grids.begin());
     if (it == type_grids.end()) {
       type_grids.push_back(std::move(grids));
-      m.types.push_back({{}, p.tile, p.may_flip, std::move(orients)});
+      m.types.push_back({{}, {}, p.tile, p.may_flip, std::move(orients)});
     }
-    for (int k = 0; k < p.count; ++k) m.types[t].names.push_back(p.name);
+    for (int k = 0; k < p.count; ++k) {
+      m.types[t].names.push_back(p.name);
+      m.types[t].copy_tiles.push_back(p.tile);
+    }
   }
 
   // Shell points: the n x n points of every face; border points are shared by two or more faces.
@@ -176,12 +199,8 @@ Model compile(const Spec& spec) {
     const auto copies = static_cast<std::uint32_t>(m.types[t].names.size());
     pb.add_primary("P" + std::to_string(t + 1), copies, copies);
   }
-  std::vector<ItemId> face_item;
-  for (std::size_t i = 0; i < m.faces.size(); ++i) {
-    const Face& f = m.faces[i];
-    face_item.push_back(pb.add_primary(f.place > 0 ? "F" + std::to_string(f.place)
-                                                   : "F" + std::to_string(i) + kSideNames[f.side]));
-  }
+  std::vector<ItemId> face_items;
+  for (std::size_t i = 0; i < m.faces.size(); ++i) face_items.push_back(pb.add_primary(face_item(m.faces[i], i)));
   std::vector<ItemId> point_id(m.shell.size(), 0);
   std::vector<bool> has_item(m.shell.size(), false);
   for (const Face& f : m.faces)
@@ -198,7 +217,7 @@ Model compile(const Spec& spec) {
     for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {
       const Face& f = m.faces[fi];
       for (const Orientation& o : m.types[t].orientations) {
-        items.assign({static_cast<ItemId>(t), face_item[fi]});
+        items.assign({static_cast<ItemId>(t), face_items[fi]});
         Placement pl{static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(fi),
                      o.rotations_ccw, o.flipped, {}};
         for (int r = 0; r < n; ++r)

@@ -67,8 +67,8 @@ class HappyCubePuzzle final : public Puzzle {
       for (const Vec3& p : ch.placement->cells) cells.push_back({p.x, p.y, p.z});
       placements.push_back({{"piece", ch.piece},
                             {"place", place_json(model_.faces[ch.placement->face])},
-                            {"rotations_ccw", ch.placement->rotations_ccw},
-                            {"flipped", ch.placement->flipped},
+                            {"rotations_ccw", ch.rotations_ccw},
+                            {"flipped", ch.flipped},
                             {"cells", cells}});
     }
     return {{"placements", placements}};
@@ -78,8 +78,8 @@ class HappyCubePuzzle final : public Puzzle {
     const std::vector<Chosen> chosen = resolve(solution);
     std::string out;
     for (const Chosen& ch : chosen) {
-      out += instruction(ch.piece, ch.placement->rotations_ccw, ch.placement->flipped,
-                         model_.faces[ch.placement->face]) + "\n";
+      out += instruction(ch.piece, ch.rotations_ccw, ch.flipped, model_.faces[ch.placement->face]) +
+             "\n";
     }
     return out + "\n" + drawing(chosen);
   }
@@ -163,9 +163,13 @@ class HappyCubePuzzle final : public Puzzle {
   }
 
  private:
+  // A placement named for one copy of its piece type, its orientation relative to that copy's
+  // grid as read (copies of a type may have been drawn turned or flipped).
   struct Chosen {
     std::string piece;
     const Placement* placement;
+    int rotations_ccw;
+    bool flipped;
   };
 
   // The placements of a solution in face order; copies of a piece type get its names in order.
@@ -176,7 +180,13 @@ class HappyCubePuzzle final : public Puzzle {
               [](const Placement* a, const Placement* b) { return a->face < b->face; });
     std::vector<std::size_t> next(model_.types.size(), 0);
     std::vector<Chosen> out;
-    for (const Placement* p : pls) out.push_back({model_.types[p->type].names[next[p->type]++], p});
+    for (const Placement* p : pls) {
+      const PieceType& type = model_.types[p->type];
+      const std::size_t copy = next[p->type]++;
+      const Tile laid = orient(type.tile, p->rotations_ccw, p->flipped);
+      const auto o = orientation_between(type.copy_tiles[copy], laid, type.may_flip);
+      out.push_back({type.names[copy], p, o->rotations_ccw, o->flipped});
+    }
     return out;
   }
 

@@ -42,7 +42,7 @@ struct Tile {
   void set(int r, int c, bool filled) { cells[static_cast<std::size_t>(r) * n + c] = filled; }
   // A cell of the (n-2)x(n-2) centre, which must be solid.
   bool in_centre(int r, int c) const { return r > 0 && c > 0 && r < n - 1 && c < n - 1; }
-  friend auto operator<=>(const Tile&, const Tile&) = default;
+  friend bool operator==(const Tile&, const Tile&) = default;
 };
 
 // The plate flipped first (if `flipped`: mirrored left to right), then turned `rotations_ccw`
@@ -105,10 +105,14 @@ std::vector<Face> make_faces(int n, const std::vector<Vec3>& structure);
 // primary item with multiplicity `names.size()`.
 struct PieceType {
   std::vector<std::string> names;  // one entry per copy, in input order
-  Tile tile;                       // the first member's grid as read
+  std::vector<Tile> copy_tiles;    // the grid of each copy as read (equal up to orientation)
+  Tile tile;                       // the first copy's grid as read
   bool may_flip = true;
   std::vector<Orientation> orientations;  // distinct
 };
+
+// The orientation (flipped = false first, then fewest turns) that turns `from` into `to`, if any.
+std::optional<Orientation> orientation_between(const Tile& from, const Tile& to, bool may_flip);
 
 // What one option of the compiled Problem means.
 struct Placement {
