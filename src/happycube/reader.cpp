@@ -82,7 +82,9 @@ class HcqParser {
                "expected a header line (NAME:, TYPE:, COMMENT:, NUM_TILES:) or "
                "TILE_ID_BORDER_PATTERN, found " + in_quotes(line));
         }
-        const int vcol = static_cast<int>(raw.find(':') + 2);
+        std::size_t vpos = raw.find(':') + 1;
+        while (vpos < raw.size() && std::isspace(static_cast<unsigned char>(raw[vpos]))) ++vpos;
+        const int vcol = static_cast<int>(vpos + 1);
         if (key == "NAME") spec.name = value;
         if (key == "TYPE" && value != "HC_BQ_INSTANCE") {
           fail(line_no, vcol, "expected TYPE: HC_BQ_INSTANCE, found " + in_quotes(value));
