@@ -8,6 +8,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
+#include "cubex/io/files.hpp"
 #include "happycube_support.hpp"
 
 namespace hc = cubex::happycube;
@@ -390,4 +391,33 @@ TEST(HappyCubeVerify, RejectsTamperedSolutions) {
   auto wrong_cells = good;
   wrong_cells["placements"][0]["cells"][0] = {9, 9, 9};
   EXPECT_NE(pz->verify_solution(wrong_cells), "");
+}
+
+// The sample puzzles: the seeds and their JSON drawing give 48; the 2x1x1 box from two Rubens
+// sets (identical pieces across the sets, merged into items with multiplicity 2) agrees with the
+// brute force, whether written as two sets or with "count": 2.
+TEST(HappyCubeSamples, PuzzlesFolderCounts) {
+  const std::string dir = std::string(CUBEX_SOURCE_DIR) + "/puzzles/happycube/";
+  for (const char* f : {"HC_BQ_01.hcq", "HC_BQ_02.hcq", "HC_BQ_03.hcq", "confusius.json"}) {
+    auto pz = cubex::load_puzzle(dir + f);
+    cubex::Solver solver(pz->problem());
+    EXPECT_EQ(solver.count().solutions, 48u) << f;
+  }
+  const std::string sets = cubex::read_file(dir + "rubens_box_2x1x1.json");
+  const hc::Spec spec = hc::parse_json(nlohmann::json::parse(sets), "box.json");
+  const std::size_t brute = hc_test::BruteForce(spec).count();
+  EXPECT_EQ(brute, 3200u);
+  for (const char* f : {"rubens_box_2x1x1.json", "rubens_box_2x1x1_count.json"}) {
+    auto pz = cubex::load_puzzle(dir + f);
+    EXPECT_EQ(pz->problem().num_primary(), 87u);
+    cubex::Solver solver(pz->problem());
+    std::size_t k = 0;
+    const auto st = solver.solve([&](std::span<const cubex::OptionId> s) {
+      if (k++ % 50 == 0) {
+        EXPECT_EQ(pz->verify_solution(pz->solution_json(s)), "") << f;
+      }
+      return true;
+    });
+    EXPECT_EQ(st.solutions, brute) << f;
+  }
 }
