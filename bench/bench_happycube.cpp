@@ -24,7 +24,8 @@ void BM_HappyCubeCompileSeed(benchmark::State& state) {
 BENCHMARK(BM_HappyCubeCompileSeed)->Unit(benchmark::kMicrosecond);
 
 void BM_HappyCubeCountSeed(benchmark::State& state) {
-  const hc::Model m = hc::compile(hc::read_hcq(kDir + "HC_BQ_0" + std::to_string(state.range(0)) + ".hcq"));
+  const hc::Model m =
+      hc::compile(hc::read_hcq(kDir + "HC_BQ_0" + std::to_string(state.range(0)) + ".hcq"));
   for (auto _ : state) {
     cubex::Solver solver(m.problem);
     benchmark::DoNotOptimize(solver.count().solutions);

@@ -30,7 +30,8 @@ nlohmann::json read_json_file(const std::string& path) {
     }
     std::string what = e.what();
     const std::size_t at = what.find(": ");  // drop nlohmann's "[json.exception...] " prefix
-    throw InputError(path, line, col, "expected JSON, " + (at == std::string::npos ? what : what.substr(at + 2)));
+    throw InputError(path, line, col,
+                     "expected JSON, " + (at == std::string::npos ? what : what.substr(at + 2)));
   }
 }
 
@@ -38,7 +39,8 @@ nlohmann::json read_json_file(const std::string& path) {
 
 std::unique_ptr<Puzzle> load_puzzle(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   if (ext == ".dlx" || ext == ".xc") return load_exact_cover(path);
   if (ext == ".hcq") return happycube::make_puzzle(happycube::read_hcq(path));
   if (ext == ".json") {
@@ -53,7 +55,8 @@ std::unique_ptr<Puzzle> load_puzzle(const std::string& path) {
                                                                   : std::string("no \"kind\"")) +
                          " (voxel JSON is not available in this build)");
   }
-  throw InputError(path, "expected a puzzle file ending in .dlx, .xc, .hcq or .json, found '" + ext + "'");
+  throw InputError(
+      path, "expected a puzzle file ending in .dlx, .xc, .hcq or .json, found '" + ext + "'");
 }
 
 }  // namespace cubex

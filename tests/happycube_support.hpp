@@ -31,7 +31,8 @@ inline Spec cut_shell(int n, std::vector<Vec3> structure, unsigned seed, bool fl
   const auto faces = cubex::happycube::make_faces(n, structure);
   // Twice the centre of a face, and the half turn in doubled coordinates.
   auto centre2 = [&](const cubex::happycube::Face& f) {
-    return Vec3{2 * f.origin.x + (n - 1) * (f.u.x + f.v.x), 2 * f.origin.y + (n - 1) * (f.u.y + f.v.y),
+    return Vec3{2 * f.origin.x + (n - 1) * (f.u.x + f.v.x),
+                2 * f.origin.y + (n - 1) * (f.u.y + f.v.y),
                 2 * f.origin.z + (n - 1) * (f.u.z + f.v.z)};
   };
   Vec3 lo = structure[0], hi = structure[0];
@@ -66,9 +67,11 @@ inline Spec cut_shell(int n, std::vector<Vec3> structure, unsigned seed, bool fl
   for (std::size_t f = 0; f < faces.size(); ++f) {
     Tile t(n);
     for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c) t.set(r, c, t.in_centre(r, c) || owner.at(faces[f].point(r, c, n)) == f);
+      for (int c = 0; c < n; ++c)
+        t.set(r, c, t.in_centre(r, c) || owner.at(faces[f].point(r, c, n)) == f);
     const bool flipped = flip && rng() % 2;
-    spec.pieces.push_back({"", cubex::happycube::orient(t, static_cast<int>(rng() % 4), flipped), 1, flip});
+    spec.pieces.push_back(
+        {"", cubex::happycube::orient(t, static_cast<int>(rng() % 4), flipped), 1, flip});
   }
   std::shuffle(spec.pieces.begin(), spec.pieces.end(), rng);
   for (std::size_t k = 0; k < spec.pieces.size(); ++k) spec.pieces[k].name = std::to_string(k + 1);
@@ -140,9 +143,10 @@ class BruteForce {
     done_.assign(order_.size(), Bits());
     for (std::size_t k = 0; k < order_.size(); ++k)
       for (std::size_t p = 0; p < faces_of_.size(); ++p) {
-        const bool all = std::all_of(faces_of_[p].begin(), faces_of_[p].end(), [&](const FaceKey& f) {
-          return std::find(order_.begin(), order_.begin() + k + 1, f) != order_.begin() + k + 1;
-        });
+        const bool all =
+            std::all_of(faces_of_[p].begin(), faces_of_[p].end(), [&](const FaceKey& f) {
+              return std::find(order_.begin(), order_.begin() + k + 1, f) != order_.begin() + k + 1;
+            });
         if (all) done_[k].set(p);
       }
     search(0, Bits());
@@ -158,8 +162,8 @@ class BruteForce {
   };
 
   std::map<FaceKey, std::vector<std::vector<Vec3>>> images(const Tile& t, bool flip,
-                                                          const std::vector<Vec3>& structure,
-                                                          const std::set<Vec3>& cubes) const {
+                                                           const std::vector<Vec3>& structure,
+                                                           const std::set<Vec3>& cubes) const {
     const int l = n_ - 1;
     std::map<FaceKey, std::vector<std::vector<Vec3>>> out;
     const auto& g = cubex::cube_symmetries();
@@ -180,7 +184,8 @@ class BruteForce {
         (side / 2 == 0 ? next.x : side / 2 == 1 ? next.y : next.z) += side % 2 == 0 ? 1 : -1;
         if (cubes.count(next)) continue;
         std::vector<Vec3> cells;
-        for (const Vec3& p : local) cells.push_back({p.x + cube.x * l, p.y + cube.y * l, p.z + cube.z * l});
+        for (const Vec3& p : local)
+          cells.push_back({p.x + cube.x * l, p.y + cube.y * l, p.z + cube.z * l});
         out[{cube, side}].push_back(cells);
       }
     }

@@ -63,7 +63,9 @@ std::uint64_t engine_count(const hc::Spec& spec) {
 
 const char* const kSeeds[3] = {"HC_BQ_01", "HC_BQ_02", "HC_BQ_03"};
 
-std::string seed_path(int k) { return std::string(CUBEX_SHARED_DIR) + "/seeds/" + kSeeds[k] + ".hcq"; }
+std::string seed_path(int k) {
+  return std::string(CUBEX_SHARED_DIR) + "/seeds/" + kSeeds[k] + ".hcq";
+}
 
 }  // namespace
 
@@ -91,7 +93,8 @@ TEST(HappyCubeTile, FlipIsTheHcqAuthorsSwap) {
 TEST(HappyCubeTile, DistinctOrientationsRemoveSymmetricDuplicates) {
   const Tile plus = from_rows({"..#..", ".###.", "#####", ".###.", "..#.."});
   EXPECT_EQ(hc::distinct_orientations(plus, true).size(), 1u);
-  const Tile mirror = from_rows({"#...#", ".###.", ".###.", ".###.", "....."});  // left-right mirror
+  const Tile mirror =
+      from_rows({"#...#", ".###.", ".###.", ".###.", "....."});  // left-right mirror
   EXPECT_EQ(hc::distinct_orientations(mirror, true).size(), 4u);
   const Tile asym = from_rows({"#.#..", "####.", ".###.", "####.", "#.###"});
   EXPECT_EQ(hc::distinct_orientations(asym, true).size(), 8u);
@@ -137,7 +140,8 @@ TEST(HappyCubeModel, ItemsAndPlacementsOfASeed) {
   EXPECT_EQ(m.problem.num_options(), expected_options);
   for (const auto& p : m.placements) {
     const Tile t = hc::orient(m.types[p.type].tile, p.rotations_ccw, p.flipped);
-    EXPECT_EQ(p.cells.size(), static_cast<std::size_t>(std::count(t.cells.begin(), t.cells.end(), 1)));
+    EXPECT_EQ(p.cells.size(),
+              static_cast<std::size_t>(std::count(t.cells.begin(), t.cells.end(), 1)));
     for (const Vec3& c : p.cells) EXPECT_TRUE(m.shell_index(c).has_value());
   }
   for (const auto& it : m.problem.items()) {
@@ -151,11 +155,13 @@ TEST(HappyCubeSeeds, FortyEightSolutionsEachContainingThePublishedOne) {
     int place, rot;
     bool flipped;
   };
+  // clang-format off
   const std::vector<std::vector<Step>> published = {
       {{"6", 1, 0, false}, {"5", 2, 1, false}, {"3", 3, 3, false}, {"2", 4, 3, false}, {"1", 5, 3, false}, {"4", 6, 0, false}},
       {{"6", 1, 0, false}, {"4", 2, 3, false}, {"5", 3, 3, false}, {"1", 4, 0, false}, {"2", 5, 1, false}, {"3", 6, 0, false}},
       {{"6", 1, 1, false}, {"4", 2, 1, false}, {"2", 3, 1, true}, {"5", 4, 3, true}, {"3", 5, 3, false}, {"1", 6, 0, false}},
   };
+  // clang-format on
   for (int k = 0; k < 3; ++k) {
     SCOPED_TRACE(kSeeds[k]);
     const hc::Spec spec = hc::read_hcq(seed_path(k));
@@ -170,10 +176,11 @@ TEST(HappyCubeSeeds, FortyEightSolutionsEachContainingThePublishedOne) {
       for (const Step& step : published[k]) {
         const auto& pl = *std::find_if(s["placements"].begin(), s["placements"].end(),
                                        [&](const auto& p) { return p["piece"] == step.piece; });
-        const Tile& t = std::find_if(spec.pieces.begin(), spec.pieces.end(),
-                                     [&](const auto& p) { return p.name == step.piece; })->tile;
-        all &= pl["place"] == step.place &&
-               hc::orient(t, pl["rotations_ccw"], pl["flipped"]) == hc::orient(t, step.rot, step.flipped);
+        const Tile& t = std::find_if(spec.pieces.begin(), spec.pieces.end(), [&](const auto& p) {
+                          return p.name == step.piece;
+                        })->tile;
+        all &= pl["place"] == step.place && hc::orient(t, pl["rotations_ccw"], pl["flipped"]) ==
+                                                hc::orient(t, step.rot, step.flipped);
       }
       found += all;
     }
@@ -192,7 +199,8 @@ TEST(HappyCubeSeeds, PlacementsHaveExactlyTheIssuesKeys) {
     const auto& p = j["placements"][k];
     std::vector<std::string> keys;
     for (const auto& [key, v] : p.items()) keys.push_back(key);
-    EXPECT_EQ(keys, (std::vector<std::string>{"cells", "flipped", "piece", "place", "rotations_ccw"}));
+    EXPECT_EQ(keys,
+              (std::vector<std::string>{"cells", "flipped", "piece", "place", "rotations_ccw"}));
     EXPECT_EQ(p["place"], static_cast<int>(k + 1));
     EXPECT_TRUE(p["piece"].is_string());
     for (const auto& c : p["cells"]) {
@@ -211,8 +219,9 @@ TEST(HappyCubeText, InstructionsFollowTheIssuesWording) {
   EXPECT_EQ(hc::instruction("5", 3, false, faces[3]),
             "Take part 5, turn it three times counter-clockwise, and put it on place 4.");
   const auto box = hc::make_faces(5, {{0, 0, 0}, {1, 0, 0}});
-  EXPECT_EQ(hc::instruction("red/1", 2, false, box[0]),
-            "Take part red/1, turn it twice counter-clockwise, and put it on cube (0,0,0), side -x.");
+  EXPECT_EQ(
+      hc::instruction("red/1", 2, false, box[0]),
+      "Take part red/1, turn it twice counter-clockwise, and put it on cube (0,0,0), side -x.");
 }
 
 TEST(HappyCubeText, NetDrawingShowsEachPlateAsLaid) {
@@ -369,8 +378,9 @@ TEST(HappyCubeVerify, RejectsTamperedSolutions) {
   for (std::size_t k = 0; k < 6; ++k) {
     auto bad = without_cells;
     auto& p = bad["placements"][k];
-    const Tile& t = std::find_if(spec.pieces.begin(), spec.pieces.end(),
-                                 [&](const auto& q) { return q.name == p["piece"].get<std::string>(); })->tile;
+    const Tile& t = std::find_if(spec.pieces.begin(), spec.pieces.end(), [&](const auto& q) {
+                      return q.name == p["piece"].get<std::string>();
+                    })->tile;
     const int rot = p["rotations_ccw"];
     if (hc::orient(t, rot, p["flipped"]) == hc::orient(t, (rot + 1) % 4, p["flipped"])) continue;
     p["rotations_ccw"] = (rot + 1) % 4;

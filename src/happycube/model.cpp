@@ -8,7 +8,9 @@
 namespace cubex::happycube {
 namespace {
 
-Vec3 scaled(const Vec3& p, int k) { return {p.x * k, p.y * k, p.z * k}; }
+Vec3 scaled(const Vec3& p, int k) {
+  return {p.x * k, p.y * k, p.z * k};
+}
 
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
@@ -98,8 +100,8 @@ std::vector<Orientation> distinct_orientations(const Tile& t, bool may_flip) {
   for (int f = 0; f < (may_flip ? 2 : 1); ++f) {
     for (int k = 0; k < 4; ++k) {
       Tile g = orient(t, k, f == 1);
-      const bool seen = std::any_of(out.begin(), out.end(),
-                                    [&](const Orientation& o) { return o.tile == g; });
+      const bool seen =
+          std::any_of(out.begin(), out.end(), [&](const Orientation& o) { return o.tile == g; });
       if (!seen) out.push_back({k, f == 1, std::move(g)});
     }
   }
@@ -200,7 +202,8 @@ Model compile(const Spec& spec) {
     pb.add_primary("P" + std::to_string(t + 1), copies, copies);
   }
   std::vector<ItemId> face_items;
-  for (std::size_t i = 0; i < m.faces.size(); ++i) face_items.push_back(pb.add_primary(face_item(m.faces[i], i)));
+  for (std::size_t i = 0; i < m.faces.size(); ++i)
+    face_items.push_back(pb.add_primary(face_item(m.faces[i], i)));
   std::vector<ItemId> point_id(m.shell.size(), 0);
   std::vector<bool> has_item(m.shell.size(), false);
   for (const Face& f : m.faces)
@@ -218,8 +221,11 @@ Model compile(const Spec& spec) {
       const Face& f = m.faces[fi];
       for (const Orientation& o : m.types[t].orientations) {
         items.assign({static_cast<ItemId>(t), face_items[fi]});
-        Placement pl{static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(fi),
-                     o.rotations_ccw, o.flipped, {}};
+        Placement pl{static_cast<std::uint32_t>(t),
+                     static_cast<std::uint32_t>(fi),
+                     o.rotations_ccw,
+                     o.flipped,
+                     {}};
         for (int r = 0; r < n; ++r)
           for (int c = 0; c < n; ++c) {
             if (!o.tile.at(r, c)) continue;

@@ -20,7 +20,9 @@ std::string place_words(const Face& f) {
          std::to_string(f.cube.z) + "), side " + kSideNames[f.side];
 }
 
-int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+int floor_div(int a, int b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 // The shell of a structure computed from the cubes alone (not from the faces the compiler lays
 // plates on): a lattice point is on the surface when, of the 8 small cells around it, some lie in
@@ -111,14 +113,18 @@ class HappyCubePuzzle final : public Puzzle {
       if (use == uses.end()) return where + ": no piece is named \"" + piece + "\"";
       const PieceSpec& spec = *use->second.first;
       if (++use->second.second > spec.count) {
-        return where + ": piece \"" + piece + "\" is used more than " + std::to_string(spec.count) + " time(s)";
+        return where + ": piece \"" + piece + "\" is used more than " + std::to_string(spec.count) +
+               " time(s)";
       }
       const long rot = pl["rotations_ccw"].get<long>();
-      if (rot < 0 || rot > 3) return where + ".rotations_ccw: expected 0 to 3, found " + std::to_string(rot);
+      if (rot < 0 || rot > 3)
+        return where + ".rotations_ccw: expected 0 to 3, found " + std::to_string(rot);
       const bool flipped = pl["flipped"].get<bool>();
       if (flipped && !spec.may_flip) return where + ": piece \"" + piece + "\" may not be flipped";
       const auto f = find_face(faces, pl["place"]);
-      if (!f) return where + ".place: expected one of the places of the shape, found " + pl["place"].dump();
+      if (!f)
+        return where + ".place: expected one of the places of the shape, found " +
+               pl["place"].dump();
       if (face_used[*f]) return where + ": " + faces[*f].label() + " is used twice";
       face_used[*f] = true;
 
@@ -139,7 +145,8 @@ class HappyCubePuzzle final : public Puzzle {
         }
         std::sort(listed.begin(), listed.end());
         std::sort(cells.begin(), cells.end());
-        if (listed != cells) return where + ".cells: not the cells of the piece in this orientation";
+        if (listed != cells)
+          return where + ".cells: not the cells of the piece in this orientation";
       }
     }
     for (std::size_t f = 0; f < faces.size(); ++f) {
@@ -147,14 +154,15 @@ class HappyCubePuzzle final : public Puzzle {
     }
     for (const auto& [name, use] : uses) {
       if (use.second != use.first->count) {
-        return "piece \"" + name + "\" is used " + std::to_string(use.second) + " time(s), expected " +
-               std::to_string(use.first->count);
+        return "piece \"" + name + "\" is used " + std::to_string(use.second) +
+               " time(s), expected " + std::to_string(use.first->count);
       }
     }
     const std::set<Vec3> shell = shell_from_cubes(spec_.structure, n - 1);
     for (const auto& [p, k] : covered) {
       if (!shell.count(p)) return "the point " + point_text(p) + " is not on the shell";
-      if (k > 1) return "the shell point " + point_text(p) + " is covered " + std::to_string(k) + " times";
+      if (k > 1)
+        return "the shell point " + point_text(p) + " is covered " + std::to_string(k) + " times";
     }
     for (const Vec3& p : shell) {
       if (!covered.count(p)) return "the shell point " + point_text(p) + " is not covered";
@@ -190,7 +198,8 @@ class HappyCubePuzzle final : public Puzzle {
     return out;
   }
 
-  static std::optional<std::size_t> find_face(const std::vector<Face>& faces, const nlohmann::json& place) {
+  static std::optional<std::size_t> find_face(const std::vector<Face>& faces,
+                                              const nlohmann::json& place) {
     for (std::size_t f = 0; f < faces.size(); ++f) {
       if (place_json(faces[f]) == place) return f;
     }
@@ -262,7 +271,8 @@ class HappyCubePuzzle final : public Puzzle {
 
 }  // namespace
 
-std::string instruction(const std::string& piece, int rotations_ccw, bool flipped, const Face& face) {
+std::string instruction(const std::string& piece, int rotations_ccw, bool flipped,
+                        const Face& face) {
   static const char* const kTimes[4] = {"", "once", "twice", "three times"};
   std::vector<std::string> steps;
   if (flipped) steps.push_back("flip it over");

@@ -18,10 +18,14 @@ const char* const kEdgeNames[4] = {"top", "right", "bottom", "left"};
 // The cell of edge `e` (0 top, 1 right, 2 bottom, 3 left), bit `i` along it, in reading order.
 std::pair<int, int> border_cell(int n, int e, int i) {
   switch (e) {
-    case 0: return {0, i};
-    case 1: return {i, n - 1};
-    case 2: return {n - 1, n - 1 - i};
-    default: return {n - 1 - i, 0};
+    case 0:
+      return {0, i};
+    case 1:
+      return {i, n - 1};
+    case 2:
+      return {n - 1, n - 1 - i};
+    default:
+      return {n - 1 - i, 0};
   }
 }
 
@@ -39,7 +43,9 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
-std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
 
 // ---------------------------------------------------------------------------------------------
 // .hcq
@@ -80,7 +86,8 @@ class HcqParser {
             (key != "NAME" && key != "TYPE" && key != "COMMENT" && key != "NUM_TILES")) {
           fail(line_no, 1,
                "expected a header line (NAME:, TYPE:, COMMENT:, NUM_TILES:) or "
-               "TILE_ID_BORDER_PATTERN, found " + in_quotes(line));
+               "TILE_ID_BORDER_PATTERN, found " +
+                   in_quotes(line));
         }
         std::size_t vpos = raw.find(':') + 1;
         while (vpos < raw.size() && std::isspace(static_cast<unsigned char>(raw[vpos]))) ++vpos;
@@ -108,16 +115,18 @@ class HcqParser {
       PieceSpec piece = parse_tile(raw, line_no, spec);
       auto [it, fresh] = ids.emplace(piece.name, line_no);
       if (!fresh) {
-        fail(line_no, 1, "expected a new tile id, found " + in_quotes(piece.name) +
-                             " again (first on line " + std::to_string(it->second) + ")");
+        fail(line_no, 1,
+             "expected a new tile id, found " + in_quotes(piece.name) + " again (first on line " +
+                 std::to_string(it->second) + ")");
       }
       spec.pieces.push_back(std::move(piece));
     }
-    if (state == kHeader) fail(line_no, 0, "expected TILE_ID_BORDER_PATTERN, found the end of the file");
+    if (state == kHeader)
+      fail(line_no, 0, "expected TILE_ID_BORDER_PATTERN, found the end of the file");
     if (static_cast<long>(spec.pieces.size()) != num_tiles) {
-      fail(last_line, 0, "expected " + std::to_string(num_tiles) + " tiles (NUM_TILES on line " +
-                             std::to_string(num_tiles_line) + "), found " +
-                             std::to_string(spec.pieces.size()));
+      fail(last_line, 0,
+           "expected " + std::to_string(num_tiles) + " tiles (NUM_TILES on line " +
+               std::to_string(num_tiles_line) + "), found " + std::to_string(spec.pieces.size()));
     }
     if (spec.name.empty()) spec.name = std::filesystem::path(file_).stem().string();
     return spec;
@@ -137,7 +146,8 @@ class HcqParser {
     auto col = [&] { return static_cast<int>(i + 1); };
     skip_blanks();
     const std::size_t id_start = i;
-    while (i < raw.size() && !std::isspace(static_cast<unsigned char>(raw[i])) && raw[i] != '[') ++i;
+    while (i < raw.size() && !std::isspace(static_cast<unsigned char>(raw[i])) && raw[i] != '[')
+      ++i;
     PieceSpec piece;
     piece.name = std::string(raw.substr(id_start, i - id_start));
     skip_blanks();
@@ -152,14 +162,16 @@ class HcqParser {
     while (!closed) {
       skip_blanks();
       if (edges.back().empty()) edge_col.back() = col();
-      if (i >= raw.size()) fail(line_no, col(), who + "expected a bit (0 or 1), found the end of the line");
+      if (i >= raw.size())
+        fail(line_no, col(), who + "expected a bit (0 or 1), found the end of the line");
       if (raw[i] != '0' && raw[i] != '1') {
         fail(line_no, col(), who + "expected a bit (0 or 1), found " + in_quotes(raw.substr(i, 1)));
       }
       edges.back().push_back(raw[i] - '0');
       ++i;
       skip_blanks();
-      if (i >= raw.size()) fail(line_no, col(), who + "expected ',', ';' or ']', found the end of the line");
+      if (i >= raw.size())
+        fail(line_no, col(), who + "expected ',', ';' or ']', found the end of the line");
       const char sep = raw[i++];
       if (sep == ';') {
         edges.emplace_back();
@@ -167,42 +179,46 @@ class HcqParser {
       } else if (sep == ']') {
         closed = true;
       } else if (sep != ',') {
-        fail(line_no, col() - 1, who + "expected ',', ';' or ']', found " + in_quotes(std::string(1, sep)));
+        fail(line_no, col() - 1,
+             who + "expected ',', ';' or ']', found " + in_quotes(std::string(1, sep)));
       }
     }
     skip_blanks();
-    if (i < raw.size()) fail(line_no, col(), who + "expected the end of the line after ']', found " + in_quotes(raw.substr(i)));
+    if (i < raw.size())
+      fail(line_no, col(),
+           who + "expected the end of the line after ']', found " + in_quotes(raw.substr(i)));
 
     if (spec.pieces.empty()) {
       const int n = static_cast<int>(edges[0].size());
       if (n < kMinSize || n > kMaxSize) {
-        fail(line_no, edge_col[0], who + "expected " + std::to_string(kMinSize) + " to " +
-                                       std::to_string(kMaxSize) + " bits per edge, found " +
-                                       std::to_string(n));
+        fail(line_no, edge_col[0],
+             who + "expected " + std::to_string(kMinSize) + " to " + std::to_string(kMaxSize) +
+                 " bits per edge, found " + std::to_string(n));
       }
       spec.size = n;
     }
     const int n = spec.size;
     if (edges.size() != 4) {
-      fail(line_no, edge_col[0], who + "expected 4 edges of " + std::to_string(n) + " bits (" +
-                                     std::to_string(4 * n) + " bits) separated by ';', found " +
-                                     std::to_string(edges.size()) + " edges");
+      fail(line_no, edge_col[0],
+           who + "expected 4 edges of " + std::to_string(n) + " bits (" + std::to_string(4 * n) +
+               " bits) separated by ';', found " + std::to_string(edges.size()) + " edges");
     }
     for (int e = 0; e < 4; ++e) {
       if (static_cast<int>(edges[e].size()) != n) {
-        fail(line_no, edge_col[e], who + "expected " + std::to_string(n) + " bits in the " +
-                                       kEdgeNames[e] + " edge (" + std::to_string(4 * n) +
-                                       " in all), found " + std::to_string(edges[e].size()));
+        fail(line_no, edge_col[e],
+             who + "expected " + std::to_string(n) + " bits in the " + kEdgeNames[e] + " edge (" +
+                 std::to_string(4 * n) + " in all), found " + std::to_string(edges[e].size()));
       }
     }
     for (int e = 0; e < 4; ++e) {
       const int next = (e + 1) % 4;
       if (edges[e][n - 1] != edges[next][0]) {
         fail(line_no, edge_col[next],
-             who + "expected the corner between the " + kEdgeNames[e] + " and " +
-                 kEdgeNames[next] + " edges to agree, found " + std::to_string(edges[e][n - 1]) +
+             who + "expected the corner between the " + kEdgeNames[e] + " and " + kEdgeNames[next] +
+                 " edges to agree, found " + std::to_string(edges[e][n - 1]) +
                  " at the end of the " + kEdgeNames[e] + " edge and " +
-                 std::to_string(edges[next][0]) + " at the start of the " + kEdgeNames[next] + " edge");
+                 std::to_string(edges[next][0]) + " at the start of the " + kEdgeNames[next] +
+                 " edge");
       }
     }
     piece.tile = solid_centre(n);
@@ -223,12 +239,18 @@ class HcqParser {
 
 std::string describe(const nlohmann::json& j) {
   switch (j.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::boolean: return j.get<bool>() ? "true" : "false";
-    case nlohmann::json::value_t::string: return "the string " + j.dump();
-    case nlohmann::json::value_t::array: return "an array of " + std::to_string(j.size());
-    case nlohmann::json::value_t::object: return "an object";
-    default: return "the number " + j.dump();
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::boolean:
+      return j.get<bool>() ? "true" : "false";
+    case nlohmann::json::value_t::string:
+      return "the string " + j.dump();
+    case nlohmann::json::value_t::array:
+      return "an array of " + std::to_string(j.size());
+    case nlohmann::json::value_t::object:
+      return "an object";
+    default:
+      return "the number " + j.dump();
   }
 }
 
@@ -249,8 +271,8 @@ class JsonParser {
     if (!doc_.contains("size")) fail("", "expected a \"size\" (the plates are size x size)");
     spec.size = int_at(doc_["size"], "size", kMinSize, kMaxSize);
     const bool flip = doc_.contains("flip") ? bool_at(doc_["flip"], "flip") : true;
-    spec.structure = doc_.contains("structure") ? structure(doc_["structure"])
-                                                : std::vector<Vec3>{{0, 0, 0}};
+    spec.structure =
+        doc_.contains("structure") ? structure(doc_["structure"]) : std::vector<Vec3>{{0, 0, 0}};
 
     std::map<std::string, std::string> names;  // name -> path of its first use
     const bool has_pieces = doc_.contains("pieces");
@@ -261,7 +283,8 @@ class JsonParser {
       for (std::size_t k = 0; k < sets.size(); ++k) {
         const std::string where = "sets[" + std::to_string(k) + "]";
         const auto& s = sets[k];
-        if (!s.is_object()) fail(where, "expected an object {\"name\", \"pieces\"}, found " + describe(s));
+        if (!s.is_object())
+          fail(where, "expected an object {\"name\", \"pieces\"}, found " + describe(s));
         only_keys(s, where, {"name", "pieces"});
         if (!s.contains("name")) fail(where, "expected a \"name\"");
         if (!s.contains("pieces")) fail(where, "expected \"pieces\"");
@@ -277,8 +300,8 @@ class JsonParser {
     if (total != faces) {
       fail(has_pieces ? "pieces" : "sets",
            "expected " + std::to_string(faces) + " pieces for the " + std::to_string(faces) +
-               " faces of the " + (spec.structure.size() == 1 ? "cube" : "structure") +
-               ", found " + std::to_string(total));
+               " faces of the " + (spec.structure.size() == 1 ? "cube" : "structure") + ", found " +
+               std::to_string(total));
     }
     return spec;
   }
@@ -320,7 +343,8 @@ class JsonParser {
   }
 
   std::vector<Vec3> structure(const nlohmann::json& j) const {
-    if (!j.is_array() || j.empty()) fail("structure", "expected a non-empty array of [x, y, z], found " + describe(j));
+    if (!j.is_array() || j.empty())
+      fail("structure", "expected a non-empty array of [x, y, z], found " + describe(j));
     std::vector<Vec3> cubes;
     std::map<Vec3, std::size_t> seen;
     for (std::size_t k = 0; k < j.size(); ++k) {
@@ -328,10 +352,13 @@ class JsonParser {
       const auto& c = j[k];
       if (!c.is_array() || c.size() != 3) fail(where, "expected [x, y, z], found " + describe(c));
       int xyz[3];
-      for (int a = 0; a < 3; ++a) xyz[a] = int_at(c[a], where + "[" + std::to_string(a) + "]", -1000, 1000);
+      for (int a = 0; a < 3; ++a)
+        xyz[a] = int_at(c[a], where + "[" + std::to_string(a) + "]", -1000, 1000);
       const Vec3 v{xyz[0], xyz[1], xyz[2]};
       auto [it, fresh] = seen.emplace(v, k);
-      if (!fresh) fail(where, "expected a new cube, found the cube of structure[" + std::to_string(it->second) + "] again");
+      if (!fresh)
+        fail(where, "expected a new cube, found the cube of structure[" +
+                        std::to_string(it->second) + "] again");
       cubes.push_back(v);
     }
     return cubes;
@@ -346,9 +373,12 @@ class JsonParser {
       if (!p.is_object()) fail(at, "expected a piece {\"name\", \"rows\"}, found " + describe(p));
       only_keys(p, at, {"name", "rows", "count", "flip"});
       PieceSpec piece;
-      piece.name = prefix + (p.contains("name") ? string_at(p["name"], at + ".name") : std::to_string(k + 1));
+      piece.name = prefix + (p.contains("name") ? string_at(p["name"], at + ".name")
+                                                : std::to_string(k + 1));
       auto [it, fresh] = names.emplace(piece.name, at);
-      if (!fresh) fail(at + ".name", "expected a new piece name, found \"" + piece.name + "\" again (first at " + it->second + ")");
+      if (!fresh)
+        fail(at + ".name", "expected a new piece name, found \"" + piece.name +
+                               "\" again (first at " + it->second + ")");
       piece.count = p.contains("count") ? int_at(p["count"], at + ".count", 1, 10000) : 1;
       piece.may_flip = p.contains("flip") ? bool_at(p["flip"], at + ".flip") : flip;
       if (!p.contains("rows")) fail(at, "expected \"rows\" (the drawing of the piece)");
@@ -367,13 +397,14 @@ class JsonParser {
       if (!j[r].is_string()) fail(at, "expected a row such as \"#.#.#\", found " + describe(j[r]));
       const std::string row = j[r].get<std::string>();
       if (static_cast<int>(row.size()) != n) {
-        fail(at, "expected " + std::to_string(n) + " characters, found " + std::to_string(row.size()) +
-                     " in \"" + row + "\"");
+        fail(at, "expected " + std::to_string(n) + " characters, found " +
+                     std::to_string(row.size()) + " in \"" + row + "\"");
       }
       for (int c = 0; c < n; ++c) {
         const std::string col = "column " + std::to_string(c + 1) + ": ";
         if (row[c] != '#' && row[c] != '.') {
-          fail(at, col + "expected '#' (filled) or '.' (empty), found '" + std::string(1, row[c]) + "'");
+          fail(at, col + "expected '#' (filled) or '.' (empty), found '" + std::string(1, row[c]) +
+                       "'");
         }
         if (t.in_centre(r, c) && row[c] != '#') {
           fail(at, col + "expected '#' in the solid centre, found a hole '.'");
@@ -390,9 +421,13 @@ class JsonParser {
 
 }  // namespace
 
-Spec parse_hcq(std::string_view text, const std::string& file) { return HcqParser(text, file).run(); }
+Spec parse_hcq(std::string_view text, const std::string& file) {
+  return HcqParser(text, file).run();
+}
 
-Spec read_hcq(const std::string& path) { return parse_hcq(read_file(path), path); }
+Spec read_hcq(const std::string& path) {
+  return parse_hcq(read_file(path), path);
+}
 
 Spec parse_json(const nlohmann::json& doc, const std::string& file) {
   return JsonParser(doc, file).run();

@@ -62,16 +62,16 @@ std::vector<Orientation> distinct_orientations(const Tile& t, bool may_flip);
 
 // A piece as read from a file.
 struct PieceSpec {
-  std::string name;   // as in the file ("6"); unique within a Spec
+  std::string name;  // as in the file ("6"); unique within a Spec
   Tile tile;
-  int count = 1;      // identical copies
+  int count = 1;  // identical copies
   bool may_flip = true;
 };
 
 struct Spec {
   std::string name;
-  int size = 5;                   // N: plates are N x N
-  std::vector<Vec3> structure;    // unit cubes; {{0,0,0}} for a single cube
+  int size = 5;                 // N: plates are N x N
+  std::vector<Vec3> structure;  // unit cubes; {{0,0,0}} for a single cube
   std::vector<PieceSpec> pieces;
   // True for a single cube: places are named 1..6 as in the net (set by the readers).
   bool net_places() const { return structure.size() == 1; }
@@ -82,11 +82,11 @@ inline constexpr const char* kSideNames[6] = {"+x", "-x", "+y", "-y", "+z", "-z"
 
 // A place: one outer unit face of the structure, with the frame that lays a plate on it.
 struct Face {
-  Vec3 cube;        // the unit cube it belongs to
-  int side = 0;     // 0..5, see kSideNames
-  int place = 0;    // 1..6 in the net of a single cube, 0 for larger structures
-  Vec3 origin;      // the point of the plate's bottom-left cell (row n-1, column 0)
-  Vec3 u, v;        // unit steps for one column right and one row up
+  Vec3 cube;      // the unit cube it belongs to
+  int side = 0;   // 0..5, see kSideNames
+  int place = 0;  // 1..6 in the net of a single cube, 0 for larger structures
+  Vec3 origin;    // the point of the plate's bottom-left cell (row n-1, column 0)
+  Vec3 u, v;      // unit steps for one column right and one row up
   // The shell point under cell (r, c) of an n x n plate lying on this face.
   Vec3 point(int r, int c, int n) const {
     const int up = n - 1 - r;
@@ -128,10 +128,10 @@ struct Model {
   int size = 0;
   std::vector<Vec3> structure;
   std::vector<Face> faces;
-  std::vector<Vec3> shell;             // every shell point, sorted
+  std::vector<Vec3> shell;  // every shell point, sorted
   std::vector<PieceType> types;
   Problem problem;
-  std::vector<Placement> placements;   // placements[o] is option o of `problem`
+  std::vector<Placement> placements;  // placements[o] is option o of `problem`
 
   bool net_places() const { return structure.size() == 1; }
   // Index of `p` in `shell`, if it is a shell point.
