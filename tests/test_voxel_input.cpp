@@ -131,6 +131,6 @@ TEST(VoxelInput, LoadPuzzleDispatch) {
   EXPECT_EQ(cubex::load_puzzle(write("b.txt", "0 0 0 0 1 0\n"))->kind(), "voxel");
   EXPECT_EQ(cubex::load_puzzle(write("b.txt", "0 0 0 0 1 0\n"))->name(), "b");
   const std::string bad = write("c.json", "{\"container\": ");
-  EXPECT_EQ(error(bad).rfind(bad + ": expected JSON: ", 0), 0u) << error(bad);
+  EXPECT_EQ(error(bad).rfind(bad + ":1:15: expected JSON, ", 0), 0u) << error(bad);
   std::filesystem::remove_all(dir);
 }

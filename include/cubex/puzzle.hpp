@@ -36,8 +36,9 @@ class Puzzle {
 
 // Reads a puzzle file, choosing the format by its extension:
 //   .dlx .xc   Knuth's exact-cover format
-//   .json      a JSON puzzle; its "kind" picks the front end ("voxel" when absent)
+//   .json      a JSON puzzle: "kind": "happy-cube" is a Happy Cube, any other kind (or none) voxel
 //   .txt       the wooden-cube text format (voxel)
+//   .hcq       Happy Cube tiles (happycube/reader.hpp)
 // Throws InputError for unreadable or malformed files and unknown extensions.
 std::unique_ptr<Puzzle> load_puzzle(const std::string& path);
 

@@ -15,7 +15,9 @@ int cmd_solve(const std::vector<std::string>& args) {
   po::options_description opts(
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n"
-      "  .dlx, .xc   Knuth's exact-cover format (see README)\n\n"
+      "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
+      "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
+      "  .json       \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n\n"
       "options");
   std::string file, json_out, symmetry = "none";
   std::uint64_t limit = 0;

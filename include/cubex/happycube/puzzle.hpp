@@ -1,0 +1,32 @@
+// cubex/happycube/puzzle.hpp - the Happy Cube front end behind the `Puzzle` interface.
+//
+// Solutions come out in the seed's conventions (see model.hpp): as JSON
+//   {"placements": [{"piece": "6", "place": 1, "rotations_ccw": 0, "flipped": false,
+//                    "cells": [[x,y,z], ...]}, ...]}
+// (for structures of several cubes "place" is {"cube": [x,y,z], "side": "+x"}), and as text:
+// one instruction per place ("Take part 6, turn it once counter-clockwise, and put it on place
+// 2.") followed by a drawing of the net.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cubex/happycube/model.hpp"
+#include "cubex/puzzle.hpp"
+
+namespace cubex::happycube {
+
+// The puzzle for a Spec (compiles it). Throws std::invalid_argument only for a Spec that the
+// readers reject with a place (the number of pieces does not match the faces).
+std::unique_ptr<Puzzle> make_puzzle(Spec spec);
+
+// The model behind a puzzle made by make_puzzle (nullptr for other kinds): the next layers
+// (symmetry) read its shell and placements.
+const Model* model_of(const Puzzle& puzzle);
+
+// One instruction line for a placement, e.g. "Take part 2, flip it over, turn it once
+// counter-clockwise, and put it on place 3."
+std::string instruction(const std::string& piece, int rotations_ccw, bool flipped,
+                        const Face& face);
+
+}  // namespace cubex::happycube

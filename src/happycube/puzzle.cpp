@@ -1,0 +1,297 @@
+// The Happy Cube front end: solutions as placements, instructions and a drawing, and the
+// independent verifier.
+#include "cubex/happycube/puzzle.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace cubex::happycube {
+namespace {
+
+nlohmann::json place_json(const Face& f) {
+  if (f.place > 0) return f.place;
+  return {{"cube", {f.cube.x, f.cube.y, f.cube.z}}, {"side", kSideNames[f.side]}};
+}
+
+std::string place_words(const Face& f) {
+  if (f.place > 0) return "place " + std::to_string(f.place);
+  return "cube (" + std::to_string(f.cube.x) + "," + std::to_string(f.cube.y) + "," +
+         std::to_string(f.cube.z) + "), side " + kSideNames[f.side];
+}
+
+int floor_div(int a, int b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// The shell of a structure computed from the cubes alone (not from the faces the compiler lays
+// plates on): a lattice point is on the surface when, of the 8 small cells around it, some lie in
+// a unit cube of the structure and some do not.
+std::set<Vec3> shell_from_cubes(const std::vector<Vec3>& cubes, int l) {
+  const std::set<Vec3> in(cubes.begin(), cubes.end());
+  Vec3 lo = cubes[0], hi = cubes[0];
+  for (const Vec3& c : cubes) {
+    lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+  }
+  std::set<Vec3> shell;
+  for (int x = lo.x * l; x <= (hi.x + 1) * l; ++x)
+    for (int y = lo.y * l; y <= (hi.y + 1) * l; ++y)
+      for (int z = lo.z * l; z <= (hi.z + 1) * l; ++z) {
+        int inside = 0;
+        for (int d = 0; d < 8; ++d) {
+          const Vec3 cell{floor_div(x - (d & 1), l), floor_div(y - (d >> 1 & 1), l),
+                          floor_div(z - (d >> 2 & 1), l)};
+          inside += in.count(cell) ? 1 : 0;
+        }
+        if (inside > 0 && inside < 8) shell.insert({x, y, z});
+      }
+  return shell;
+}
+
+std::string point_text(const Vec3& p) {
+  return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + "," + std::to_string(p.z) + ")";
+}
+
+class HappyCubePuzzle final : public Puzzle {
+ public:
+  explicit HappyCubePuzzle(Spec spec) : spec_(std::move(spec)), model_(compile(spec_)) {}
+
+  std::string kind() const override { return "happy-cube"; }
+  std::string name() const override { return spec_.name; }
+  const Problem& problem() const override { return model_.problem; }
+  const Model& model() const { return model_; }
+
+  nlohmann::json solution_json(std::span<const OptionId> solution) const override {
+    nlohmann::json placements = nlohmann::json::array();
+    for (const Chosen& ch : resolve(solution)) {
+      nlohmann::json cells = nlohmann::json::array();
+      for (const Vec3& p : ch.placement->cells) cells.push_back({p.x, p.y, p.z});
+      placements.push_back({{"piece", ch.piece},
+                            {"place", place_json(model_.faces[ch.placement->face])},
+                            {"rotations_ccw", ch.rotations_ccw},
+                            {"flipped", ch.flipped},
+                            {"cells", cells}});
+    }
+    return {{"placements", placements}};
+  }
+
+  std::string solution_text(std::span<const OptionId> solution) const override {
+    const std::vector<Chosen> chosen = resolve(solution);
+    std::string out;
+    for (const Chosen& ch : chosen) {
+      out += instruction(ch.piece, ch.rotations_ccw, ch.flipped, model_.faces[ch.placement->face]) +
+             "\n";
+    }
+    return out + "\n" + drawing(chosen);
+  }
+
+  std::string verify_solution(const nlohmann::json& solution) const override {
+    if (!solution.is_object() || !solution.contains("placements") ||
+        !solution["placements"].is_array()) {
+      return "expected an object with a \"placements\" array";
+    }
+    const int n = spec_.size;
+    const std::vector<Face> faces = make_faces(n, spec_.structure);
+    std::vector<bool> face_used(faces.size(), false);
+    std::map<std::string, std::pair<const PieceSpec*, int>> uses;
+    for (const PieceSpec& p : spec_.pieces) uses[p.name] = {&p, 0};
+    std::map<Vec3, int> covered;
+
+    const auto& list = solution["placements"];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const std::string where = "placements[" + std::to_string(k) + "]";
+      const auto& pl = list[k];
+      if (!pl.is_object() || !pl.contains("piece") || !pl["piece"].is_string() ||
+          !pl.contains("place") || !pl.contains("rotations_ccw") ||
+          !pl["rotations_ccw"].is_number_integer() || !pl.contains("flipped") ||
+          !pl["flipped"].is_boolean()) {
+        return where + ": expected {\"piece\", \"place\", \"rotations_ccw\", \"flipped\"}";
+      }
+      const std::string piece = pl["piece"].get<std::string>();
+      auto use = uses.find(piece);
+      if (use == uses.end()) return where + ": no piece is named \"" + piece + "\"";
+      const PieceSpec& spec = *use->second.first;
+      if (++use->second.second > spec.count) {
+        return where + ": piece \"" + piece + "\" is used more than " + std::to_string(spec.count) +
+               " time(s)";
+      }
+      const long rot = pl["rotations_ccw"].get<long>();
+      if (rot < 0 || rot > 3)
+        return where + ".rotations_ccw: expected 0 to 3, found " + std::to_string(rot);
+      const bool flipped = pl["flipped"].get<bool>();
+      if (flipped && !spec.may_flip) return where + ": piece \"" + piece + "\" may not be flipped";
+      const auto f = find_face(faces, pl["place"]);
+      if (!f)
+        return where + ".place: expected one of the places of the shape, found " +
+               pl["place"].dump();
+      if (face_used[*f]) return where + ": " + faces[*f].label() + " is used twice";
+      face_used[*f] = true;
+
+      const Tile t = orient(spec.tile, static_cast<int>(rot), flipped);
+      std::vector<Vec3> cells;
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c)
+          if (t.at(r, c)) cells.push_back(faces[*f].point(r, c, n));
+      for (const Vec3& p : cells) ++covered[p];
+      if (pl.contains("cells")) {
+        std::vector<Vec3> listed;
+        for (const auto& c : pl["cells"]) {
+          if (!c.is_array() || c.size() != 3 || !c[0].is_number_integer() ||
+              !c[1].is_number_integer() || !c[2].is_number_integer()) {
+            return where + ".cells: expected [x, y, z] points";
+          }
+          listed.push_back({c[0].get<int>(), c[1].get<int>(), c[2].get<int>()});
+        }
+        std::sort(listed.begin(), listed.end());
+        std::sort(cells.begin(), cells.end());
+        if (listed != cells)
+          return where + ".cells: not the cells of the piece in this orientation";
+      }
+    }
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+      if (!face_used[f]) return faces[f].label() + " has no piece";
+    }
+    for (const auto& [name, use] : uses) {
+      if (use.second != use.first->count) {
+        return "piece \"" + name + "\" is used " + std::to_string(use.second) +
+               " time(s), expected " + std::to_string(use.first->count);
+      }
+    }
+    const std::set<Vec3> shell = shell_from_cubes(spec_.structure, n - 1);
+    for (const auto& [p, k] : covered) {
+      if (!shell.count(p)) return "the point " + point_text(p) + " is not on the shell";
+      if (k > 1)
+        return "the shell point " + point_text(p) + " is covered " + std::to_string(k) + " times";
+    }
+    for (const Vec3& p : shell) {
+      if (!covered.count(p)) return "the shell point " + point_text(p) + " is not covered";
+    }
+    return {};
+  }
+
+ private:
+  // A placement named for one copy of its piece type, its orientation relative to that copy's
+  // grid as read (copies of a type may have been drawn turned or flipped).
+  struct Chosen {
+    std::string piece;
+    const Placement* placement;
+    int rotations_ccw;
+    bool flipped;
+  };
+
+  // The placements of a solution in face order; copies of a piece type get its names in order.
+  std::vector<Chosen> resolve(std::span<const OptionId> solution) const {
+    std::vector<const Placement*> pls;
+    for (OptionId o : solution) pls.push_back(&model_.placements[o]);
+    std::sort(pls.begin(), pls.end(),
+              [](const Placement* a, const Placement* b) { return a->face < b->face; });
+    std::vector<std::size_t> next(model_.types.size(), 0);
+    std::vector<Chosen> out;
+    for (const Placement* p : pls) {
+      const PieceType& type = model_.types[p->type];
+      const std::size_t copy = next[p->type]++;
+      const Tile laid = orient(type.tile, p->rotations_ccw, p->flipped);
+      const auto o = orientation_between(type.copy_tiles[copy], laid, type.may_flip);
+      out.push_back({type.names[copy], p, o->rotations_ccw, o->flipped});
+    }
+    return out;
+  }
+
+  static std::optional<std::size_t> find_face(const std::vector<Face>& faces,
+                                              const nlohmann::json& place) {
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+      if (place_json(faces[f]) == place) return f;
+    }
+    return std::nullopt;
+  }
+
+  // The plates as laid out: the cross of the net for a single cube, otherwise one block per face.
+  std::string drawing(const std::vector<Chosen>& chosen) const {
+    const int n = spec_.size;
+    bool short_names = true;
+    for (const Chosen& ch : chosen) short_names &= ch.piece.size() == 1;
+    struct Block {
+      int row, col;
+      std::string label;
+      Tile tile;
+      char mark;
+    };
+    std::vector<Block> blocks;
+    int width = n;
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      const Placement& p = *chosen[k].placement;
+      const Face& f = model_.faces[p.face];
+      static constexpr int kNetRow[6] = {0, 1, 1, 1, 2, 3}, kNetCol[6] = {1, 1, 0, 2, 1, 1};
+      Block b{0, 0, "", orient(model_.types[p.type].tile, p.rotations_ccw, p.flipped),
+              short_names ? chosen[k].piece[0] : '#'};
+      if (f.place > 0) {
+        b.row = kNetRow[f.place - 1];
+        b.col = kNetCol[f.place - 1];
+        b.label = std::to_string(f.place);
+      } else {
+        b.row = static_cast<int>(k / 4);
+        b.col = static_cast<int>(k % 4);
+        b.label = point_text(f.cube) + kSideNames[f.side];
+      }
+      width = std::max(width, static_cast<int>(b.label.size()));
+      blocks.push_back(std::move(b));
+    }
+    int rows = 0, cols = 0;
+    for (const Block& b : blocks) {
+      rows = std::max(rows, b.row + 1);
+      cols = std::max(cols, b.col + 1);
+    }
+    std::string out;
+    for (int br = 0; br < rows; ++br) {
+      for (int line = -1; line < n; ++line) {
+        std::string text;
+        for (int bc = 0; bc < cols; ++bc) {
+          std::string cell(static_cast<std::size_t>(width), ' ');
+          for (const Block& b : blocks) {
+            if (b.row != br || b.col != bc) continue;
+            if (line < 0) {
+              cell.replace(0, b.label.size(), b.label);
+            } else {
+              for (int c = 0; c < n; ++c) cell[c] = b.tile.at(line, c) ? b.mark : '.';
+            }
+          }
+          text += (bc > 0 ? "  " : "") + cell;
+        }
+        while (!text.empty() && text.back() == ' ') text.pop_back();
+        out += text + "\n";
+      }
+    }
+    return out;
+  }
+
+  Spec spec_;
+  Model model_;
+};
+
+}  // namespace
+
+std::string instruction(const std::string& piece, int rotations_ccw, bool flipped,
+                        const Face& face) {
+  static const char* const kTimes[4] = {"", "once", "twice", "three times"};
+  std::vector<std::string> steps;
+  if (flipped) steps.push_back("flip it over");
+  if (rotations_ccw % 4 != 0) {
+    steps.push_back(std::string("turn it ") + kTimes[rotations_ccw % 4] + " counter-clockwise");
+  }
+  std::string out = "Take part " + piece;
+  if (steps.empty()) return out + " and put it on " + place_words(face) + ".";
+  for (const std::string& s : steps) out += ", " + s;
+  return out + ", and put it on " + place_words(face) + ".";
+}
+
+std::unique_ptr<Puzzle> make_puzzle(Spec spec) {
+  return std::make_unique<HappyCubePuzzle>(std::move(spec));
+}
+
+const Model* model_of(const Puzzle& puzzle) {
+  const auto* hc = dynamic_cast<const HappyCubePuzzle*>(&puzzle);
+  return hc ? &hc->model() : nullptr;
+}
+
+}  // namespace cubex::happycube
