@@ -47,18 +47,21 @@ void first(benchmark::State& state, const std::string& file) {
 }
 
 const bool registered = [] {
-  const char* all[] = {"l-tricubes.json", "soma.json", "slothouber-graatsma.json", "wooden-cube-6.txt",
-                       "wooden-cube-7.json", "pentominoes-6x10.json", "conway.json", "y-pentacubes.json",
-                       "bedlam.json"};
+  const char* all[] = {"l-tricubes.json",   "soma.json",          "slothouber-graatsma.json",
+                       "wooden-cube-6.txt", "wooden-cube-7.json", "pentominoes-6x10.json",
+                       "conway.json",       "y-pentacubes.json",  "bedlam.json"};
   const bool long_runs = std::getenv("CUBEX_BENCH_LONG") != nullptr;
   for (const char* f : all) {
     const std::string file = f;
-    benchmark::RegisterBenchmark(("VoxelCompile/" + file).c_str(), compile, file)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("VoxelFirst/" + file).c_str(), first, file)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("VoxelCompile/" + file).c_str(), compile, file)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("VoxelFirst/" + file).c_str(), first, file)
+        ->Unit(benchmark::kMillisecond);
     const bool slow = file == "y-pentacubes.json" || file == "bedlam.json";
     const bool seconds = slow || file == "pentominoes-6x10.json" || file == "conway.json";
     if (slow && !long_runs) continue;
-    auto* b = benchmark::RegisterBenchmark(("VoxelCount/" + file).c_str(), count, file)->Unit(benchmark::kMillisecond);
+    auto* b = benchmark::RegisterBenchmark(("VoxelCount/" + file).c_str(), count, file)
+                  ->Unit(benchmark::kMillisecond);
     if (seconds) b->Iterations(1);
   }
   return true;

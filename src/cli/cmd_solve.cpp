@@ -15,9 +15,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   po::options_description opts(
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n"
-      "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
-      "  .json       a JSON puzzle (\"kind\": \"voxel\" when absent: polycube packing)\n"
-      "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
+      "  .dlx, .xc   Knuth's exact-cover format (see README)\n\n"
       "options");
   std::string file, json_out, symmetry = "none";
   std::uint64_t limit = 0;
