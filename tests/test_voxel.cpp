@@ -18,7 +18,9 @@ namespace vx = cubex::voxel;
 
 namespace {
 
-std::vector<Vec3> cells(std::initializer_list<Vec3> c) { return {c}; }
+std::vector<Vec3> cells(std::initializer_list<Vec3> c) {
+  return {c};
+}
 
 }  // namespace
 
@@ -42,7 +44,8 @@ TEST(VoxelOrientations, CountsPerPiece) {
   const auto y = cells({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {1, 1, 0}});
   EXPECT_EQ(vx::orientations(y, false).size(), 24u);
   EXPECT_EQ(vx::orientations(y, true).size(), 24u);
-  const auto cube2 = cells({{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1}, {1, 0, 0}, {1, 0, 1}, {1, 1, 0}, {1, 1, 1}});
+  const auto cube2 = cells(
+      {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1}, {1, 0, 0}, {1, 0, 1}, {1, 1, 0}, {1, 1, 1}});
   EXPECT_EQ(vx::orientations(cube2, true).size(), 1u);
 }
 
@@ -116,7 +119,8 @@ TEST(VoxelCompile, IdenticalCopiesCountOnceNotCountFactorialTimes) {
 
 TEST(VoxelCompile, MirrorAddsTheMirrorImages) {
   // Soma with mirror images allowed: A and B become interchangeable shapes, more solutions.
-  auto m = vx::model_from_json(nlohmann::json::parse(cubex::read_file(vxtest::shipped("soma.json"))), "soma");
+  auto m = vx::model_from_json(
+      nlohmann::json::parse(cubex::read_file(vxtest::shipped("soma.json"))), "soma");
   const auto plain = vxtest::count(m);
   EXPECT_EQ(plain, 11520u);
   m.mirror = true;
@@ -150,8 +154,9 @@ TEST(VoxelCompile, SameOptionsAsTheReferenceDlxFiles) {
     const char* puzzle;
     const char* dlx;
   };
-  for (const Case& k : {Case{"soma.json", "soma.dlx"}, Case{"l-tricubes.json", "l9.dlx"},
-                        Case{"pentominoes-6x10.json", "pent6x10.dlx"}, Case{"conway.json", "conway_mult.dlx"}}) {
+  for (const Case& k :
+       {Case{"soma.json", "soma.dlx"}, Case{"l-tricubes.json", "l9.dlx"},
+        Case{"pentominoes-6x10.json", "pent6x10.dlx"}, Case{"conway.json", "conway_mult.dlx"}}) {
     SCOPED_TRACE(k.puzzle);
     auto puzzle = cubex::load_puzzle(vxtest::shipped(k.puzzle));
     auto ref = cubex::read_knuth_file(std::string(CUBEX_SHARED_DIR) + "/xc/" + k.dlx);
@@ -162,7 +167,8 @@ TEST(VoxelCompile, SameOptionsAsTheReferenceDlxFiles) {
         std::vector<std::string> v;
         for (auto i : pb.option(o)) {
           std::string n = pb.item(i).name;
-          if (n.size() == 2 && std::isdigit(static_cast<unsigned char>(n[0]))) n += '0';  // flat "xy"
+          if (n.size() == 2 && std::isdigit(static_cast<unsigned char>(n[0])))
+            n += '0';  // flat "xy"
           if (std::isdigit(static_cast<unsigned char>(n[0])) || names.find(n)) v.push_back(n);
         }
         std::sort(v.begin(), v.end());
@@ -175,16 +181,23 @@ TEST(VoxelCompile, SameOptionsAsTheReferenceDlxFiles) {
 }
 
 TEST(VoxelKnownTotals, LTricubes) {
-  EXPECT_EQ(Solver(cubex::load_puzzle(vxtest::shipped("l-tricubes.json"))->problem()).count().solutions, 5328u);
+  EXPECT_EQ(
+      Solver(cubex::load_puzzle(vxtest::shipped("l-tricubes.json"))->problem()).count().solutions,
+      5328u);
 }
 TEST(VoxelKnownTotals, Soma) {
-  EXPECT_EQ(Solver(cubex::load_puzzle(vxtest::shipped("soma.json"))->problem()).count().solutions, 11520u);
+  EXPECT_EQ(Solver(cubex::load_puzzle(vxtest::shipped("soma.json"))->problem()).count().solutions,
+            11520u);
 }
 TEST(VoxelKnownTotals, Pentominoes6x10) {
-  EXPECT_EQ(Solver(cubex::load_puzzle(vxtest::shipped("pentominoes-6x10.json"))->problem()).count().solutions, 9356u);
+  EXPECT_EQ(Solver(cubex::load_puzzle(vxtest::shipped("pentominoes-6x10.json"))->problem())
+                .count()
+                .solutions,
+            9356u);
 }
 TEST(VoxelKnownTotals, Conway) {
-  EXPECT_EQ(Solver(cubex::load_puzzle(vxtest::shipped("conway.json"))->problem()).count().solutions, 27456u);
+  EXPECT_EQ(Solver(cubex::load_puzzle(vxtest::shipped("conway.json"))->problem()).count().solutions,
+            27456u);
 }
 
 // Every solution of the L-tricube cube decodes to nine placements, copies 0..8 in order of their
@@ -229,7 +242,9 @@ TEST(VoxelVerify, RejectsTamperedSolutions) {
     EXPECT_NE(why.find(part), std::string::npos) << why;
   };
   // A cell moved: no longer the piece's shape.
-  expect_bad(tamper([](auto& p) { p[0]["cells"][0][0] = p[0]["cells"][0][0].template get<int>() == 0 ? 2 : 0; }),
+  expect_bad(tamper([](auto& p) {
+               p[0]["cells"][0][0] = p[0]["cells"][0][0].template get<int>() == 0 ? 2 : 0;
+             }),
              "placements[0]: its cells are not");
   // The whole placement moved by one along x (cells and offset agree): leaves the box or overlaps.
   expect_bad(tamper([](auto& p) {
@@ -244,7 +259,9 @@ TEST(VoxelVerify, RejectsTamperedSolutions) {
   // A placement twice.
   expect_bad(tamper([](auto& p) { p.push_back(p[0]); }), "placed twice");
   // A reflection given as "rotation".
-  expect_bad(tamper([](auto& p) { p[0]["rotation"] = {{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}}; }),
+  expect_bad(tamper([](auto& p) {
+               p[0]["rotation"] = {{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+             }),
              "expected a rotation");
   // Mirrored in a puzzle without mirror images.
   expect_bad(tamper([](auto& p) { p[0]["mirrored"] = true; }), "does not allow mirror");
@@ -268,7 +285,8 @@ TEST(VoxelVerify, OptionalCellsAndOverlaps) {
   std::vector<vx::ClaimedPlacement> ok{claim({{0, 0, 0}, {1, 0, 0}}, {0, 0, 0})};
   EXPECT_EQ(vx::verify(m, ok), "");
   std::vector<vx::ClaimedPlacement> shifted{claim({{1, 0, 0}, {2, 0, 0}}, {1, 0, 0})};
-  EXPECT_NE(vx::verify(m, shifted).find("must-fill cell covered, found [0,0,0] empty"), std::string::npos);
+  EXPECT_NE(vx::verify(m, shifted).find("must-fill cell covered, found [0,0,0] empty"),
+            std::string::npos);
   EXPECT_EQ(vxtest::count(m), 1u);
 }
 
@@ -283,10 +301,12 @@ TEST(VoxelDraw, LayersSideBySide) {
     drawings.insert(vx::draw(m, vx::decode(c, s)));
     return true;
   });
-  EXPECT_EQ(drawings, (std::set<std::string>{"z=0  z=1\nLL   o.\nL+   ..\n", "z=0  z=1\nLL   L.\no+   ..\n",
-                                               "z=0  z=1\nLo   L.\nL+   ..\n"}));
+  EXPECT_EQ(drawings,
+            (std::set<std::string>{"z=0  z=1\nLL   o.\nL+   ..\n", "z=0  z=1\nLL   L.\no+   ..\n",
+                                   "z=0  z=1\nLo   L.\nL+   ..\n"}));
   // The first copy keeps the name, the others get free letters, and a legend says which.
-  auto m2 = vxtest::model(R"({"container": {"box": [2,1,1]}, "pieces": [{"name": "u", "cells": [[0,0,0]], "count": 2}]})");
+  auto m2 = vxtest::model(
+      R"({"container": {"box": [2,1,1]}, "pieces": [{"name": "u", "cells": [[0,0,0]], "count": 2}]})");
   auto c2 = vx::compile(m2);
   EXPECT_EQ(vx::draw(m2, vx::decode(c2, *Solver(c2.problem).first())), "z=0\nuA\nu=u#0 A=u#1\n");
 }
@@ -366,8 +386,8 @@ TEST(VoxelBruteForce, AgreesOnRandomSmallPuzzles) {
         // Every solution re-checks through the independent verifier.
         std::vector<vx::ClaimedPlacement> claims;
         for (const auto& p : vx::decode(c, s)) {
-          claims.push_back({m.pieces[std::size_t(p.piece)].name, p.copy, vx::rotation_part(p.symmetry),
-                            p.symmetry >= 24, p.offset, p.cells});
+          claims.push_back({m.pieces[std::size_t(p.piece)].name, p.copy,
+                            vx::rotation_part(p.symmetry), p.symmetry >= 24, p.offset, p.cells});
         }
         EXPECT_EQ(vx::verify(m, claims), "");
         return true;
@@ -398,7 +418,9 @@ std::uint64_t stated_count(const std::string& text) {
   const std::size_t end = text.find(" solutions");
   if (end == std::string::npos) return 0;
   std::size_t begin = end;
-  while (begin > 0 && (std::isdigit(static_cast<unsigned char>(text[begin - 1])) || text[begin - 1] == ',')) --begin;
+  while (begin > 0 &&
+         (std::isdigit(static_cast<unsigned char>(text[begin - 1])) || text[begin - 1] == ','))
+    --begin;
   std::string digits;
   for (std::size_t k = begin; k < end; ++k)
     if (text[k] != ',') digits += text[k];

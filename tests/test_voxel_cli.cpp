@@ -69,29 +69,37 @@ TEST_F(VoxelCli, SolveAllJsonThenVerifyAcceptsAndRejectsTampering) {
   cubex::write_file_atomic(out, doc.dump());
   r = run("verify " + puzzle + " " + out + " --quiet");
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("solutions[5]: placements[2]: its cells are not"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("solutions[5]: placements[2]: its cells are not"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("95 of 96 solutions valid"), std::string::npos) << r.output;
 }
 
 TEST_F(VoxelCli, FirstPrintsTheDrawing) {
-  Result r = run("solve " + vxtest::shipped("slothouber-graatsma.json") + " --first --symmetry none");
+  Result r =
+      run("solve " + vxtest::shipped("slothouber-graatsma.json") + " --first --symmetry none");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("Solution 1:\nz=0  z=1  z=2\n"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("Slothouber-Graatsma puzzle (voxel, 29 items, 63 options)"), std::string::npos);
+  EXPECT_NE(r.output.find("Slothouber-Graatsma puzzle (voxel, 29 items, 63 options)"),
+            std::string::npos);
 }
 
 TEST_F(VoxelCli, BadInputExits2WithThePathAndWritesNothing) {
   const std::string puzzle = path("bad.json");
-  std::ofstream(puzzle) << R"({"container": {"box": [2,1,1]}, "pieces": [{"name": "d", "cells": [[0,0,0],[1,0,0]], "color": 1}]})";
+  std::ofstream(puzzle)
+      << R"({"container": {"box": [2,1,1]}, "pieces": [{"name": "d", "cells": [[0,0,0],[1,0,0]], "color": 1}]})";
   const std::string out = path("out.json");
   Result r = run("solve " + puzzle + " --all --json " + out);
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.output.rfind("cubex: " + puzzle + ": pieces[0].color: expected one of the keys", 0), 0u) << r.output;
+  EXPECT_EQ(r.output.rfind("cubex: " + puzzle + ": pieces[0].color: expected one of the keys", 0),
+            0u)
+      << r.output;
   EXPECT_FALSE(std::filesystem::exists(out));
 
   const std::string txt = path("bad.txt");
   std::ofstream(txt) << "0 0 0 1 0 0\n0 0 z\n";
   r = run("solve " + txt);
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.output, "cubex: " + txt + ":2:5: expected a coordinate (an integer from -1000 to 1000), found 'z'\n");
+  EXPECT_EQ(
+      r.output,
+      "cubex: " + txt + ":2:5: expected a coordinate (an integer from -1000 to 1000), found 'z'\n");
 }

@@ -75,7 +75,8 @@ class Counter {
               std::uint64_t m = 0;
               bool ok = true;
               for (const P& p : o) {
-                auto it = std::find(pz.cells.begin(), pz.cells.end(), P{p.x + dx, p.y + dy, p.z + dz});
+                auto it =
+                    std::find(pz.cells.begin(), pz.cells.end(), P{p.x + dx, p.y + dy, p.z + dz});
                 if (it == pz.cells.end()) {
                   ok = false;
                   break;
@@ -128,6 +129,8 @@ class Counter {
   std::vector<std::vector<std::uint64_t>> masks_;
 };
 
-inline std::uint64_t count(const Puzzle& pz) { return Counter(pz).count(); }
+inline std::uint64_t count(const Puzzle& pz) {
+  return Counter(pz).count();
+}
 
 }  // namespace brute

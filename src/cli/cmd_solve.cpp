@@ -17,7 +17,9 @@ int cmd_solve(const std::vector<std::string>& args) {
       "Solves the puzzle in FILE. The format follows the extension:\n"
       "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
       "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
-      "  .json       \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n\n"
+      "  .json       a voxel puzzle (polycube packing; \"kind\": \"voxel\" or none), or\n"
+      "              \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n"
+      "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
       "options");
   std::string file, json_out, symmetry = "none";
   std::uint64_t limit = 0;

@@ -6,14 +6,16 @@
 namespace cubex::voxel {
 
 std::string draw(const Model& model, std::span<const PlacedPiece> placed) {
-  static constexpr char kLetters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  static constexpr char kLetters[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   // Piece names serve as letters when they are distinct single characters; the other copies of a
   // piece with several get the next free letters, and the legend says which is which.
   bool own = true;
   std::string used;
   for (const Piece& p : model.pieces) {
     const char ch = p.name.size() == 1 ? p.name[0] : '\0';
-    own = own && ch > ' ' && ch != '.' && ch != '+' && ch != '?' && used.find(ch) == std::string::npos;
+    own = own && ch > ' ' && ch != '.' && ch != '+' && ch != '?' &&
+          used.find(ch) == std::string::npos;
     used += ch;
   }
   if (!own) used.clear();
@@ -37,7 +39,8 @@ std::string draw(const Model& model, std::span<const PlacedPiece> placed) {
       entry += '#';
       entry += std::to_string(placed[i].copy);
     }
-    const std::size_t line_start = legend.rfind('\n') == std::string::npos ? 0 : legend.rfind('\n') + 1;
+    const std::size_t line_start =
+        legend.rfind('\n') == std::string::npos ? 0 : legend.rfind('\n') + 1;
     if (!legend.empty()) legend += legend.size() - line_start + entry.size() > 98 ? "\n" : " ";
     legend += entry;
   }
@@ -53,7 +56,8 @@ std::string draw(const Model& model, std::span<const PlacedPiece> placed) {
   auto at = [&](const Vec3& c) -> char& {
     return rows[std::size_t(c.z - lo.z) * h + std::size_t(c.y - lo.y)][std::size_t(c.x - lo.x)];
   };
-  for (std::size_t k = 0; k < model.cells.size(); ++k) at(model.cells[k]) = model.optional[k] ? '+' : '?';
+  for (std::size_t k = 0; k < model.cells.size(); ++k)
+    at(model.cells[k]) = model.optional[k] ? '+' : '?';
   for (std::size_t i = 0; i < placed.size(); ++i)
     for (const Vec3& c : placed[i].cells) at(c) = letter[i];
 

@@ -11,7 +11,8 @@ namespace {
 // Knuth's format: 1..8 characters of printable ASCII other than blank, ':' and '|'.
 bool knuth_name(const std::string& s) {
   if (s.empty() || s.size() > 8) return false;
-  return std::all_of(s.begin(), s.end(), [](char ch) { return ch > ' ' && ch < 127 && ch != ':' && ch != '|'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char ch) { return ch > ' ' && ch < 127 && ch != ':' && ch != '|'; });
 }
 
 std::string cell_name(const Vec3& c, bool digits) {
@@ -47,7 +48,8 @@ std::size_t Model::num_must_fill() const {
 }
 
 void canonicalize(Model& model) {
-  if (model.cells.empty()) throw ModelError("container", -1, "expected at least one container cell");
+  if (model.cells.empty())
+    throw ModelError("container", -1, "expected at least one container cell");
   model.optional.resize(model.cells.size(), 0);
   std::vector<std::size_t> order(model.cells.size());
   std::iota(order.begin(), order.end(), 0);
@@ -57,8 +59,9 @@ void canonicalize(Model& model) {
   std::vector<std::uint8_t> optional;
   for (std::size_t k : order) {
     if (!cells.empty() && cells.back() == model.cells[k]) {
-      throw ModelError("container", -1, "expected distinct container cells, found " +
-                                            cell_text(model.cells[k]) + " twice");
+      throw ModelError(
+          "container", -1,
+          "expected distinct container cells, found " + cell_text(model.cells[k]) + " twice");
     }
     cells.push_back(model.cells[k]);
     optional.push_back(model.optional[k] ? 1 : 0);
@@ -88,7 +91,8 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) 
     o.symmetry = k;
     for (const Vec3& c : cells) o.cells.push_back(group[k] * c);
     Vec3 lo = o.cells[0];
-    for (const Vec3& c : o.cells) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    for (const Vec3& c : o.cells)
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
     o.shift = Vec3{} - lo;
     for (Vec3& c : o.cells) c = c + o.shift;
     std::sort(o.cells.begin(), o.cells.end());
@@ -131,8 +135,8 @@ Compiled compile(const Model& model) {
   };
   for (std::size_t k = 0; k < model.cells.size(); ++k) at(model.cells[k]) = int(k);
   auto inside = [&](const Vec3& c) {
-    return c.x >= lo.x && c.y >= lo.y && c.z >= lo.z && c.x <= hi.x && c.y <= hi.y &&
-           c.z <= hi.z && at(c) >= 0;
+    return c.x >= lo.x && c.y >= lo.y && c.z >= lo.z && c.x <= hi.x && c.y <= hi.y && c.z <= hi.z &&
+           at(c) >= 0;
   };
 
   // Items: pieces first, then the cells in layer order (z, y, x), as in Knuth's files.
@@ -141,7 +145,9 @@ Compiled compile(const Model& model) {
   for (std::size_t k = 0; k < model.cells.size(); ++k) names[k] = cell_name(model.cells[k], digits);
   std::vector<std::string> used = names;
   std::sort(used.begin(), used.end());
-  auto taken = [&](const std::string& s) { return std::binary_search(used.begin(), used.end(), s); };
+  auto taken = [&](const std::string& s) {
+    return std::binary_search(used.begin(), used.end(), s);
+  };
   std::vector<std::string> piece_names;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     std::string n = model.pieces[p].name;
@@ -164,8 +170,8 @@ Compiled compile(const Model& model) {
             [&](std::size_t a, std::size_t b) { return zyx_less(model.cells[a], model.cells[b]); });
   out.cell_item.resize(model.cells.size());
   for (std::size_t k : order) {
-    out.cell_item[k] = model.optional[k] ? out.problem.add_secondary(names[k])
-                                         : out.problem.add_primary(names[k]);
+    out.cell_item[k] =
+        model.optional[k] ? out.problem.add_secondary(names[k]) : out.problem.add_primary(names[k]);
   }
 
   // Options: every orientation at every translation that stays inside the container.
@@ -174,7 +180,8 @@ Compiled compile(const Model& model) {
     const std::size_t before = out.placements.size();
     for (const Orientation& o : orientations(model.pieces[p].cells, model.mirror)) {
       Vec3 size{};
-      for (const Vec3& c : o.cells) size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
+      for (const Vec3& c : o.cells)
+        size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
       for (int z = lo.z; z + size.z <= hi.z; ++z)
         for (int y = lo.y; y + size.y <= hi.y; ++y)
           for (int x = lo.x; x + size.x <= hi.x; ++x) {

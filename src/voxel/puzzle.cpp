@@ -9,7 +9,9 @@ namespace {
 
 using nlohmann::json;
 
-json to_json(const Vec3& v) { return json::array({v.x, v.y, v.z}); }
+json to_json(const Vec3& v) {
+  return json::array({v.x, v.y, v.z});
+}
 
 json to_json(const Mat3& m) {
   json rows = json::array();
@@ -19,7 +21,8 @@ json to_json(const Mat3& m) {
 
 // Reads what to_json wrote; returns "" or what is wrong at `path`.
 std::string read_ints(const json& j, std::size_t n, std::span<int> out, const std::string& path) {
-  if (!j.is_array() || j.size() != n) return path + ": expected an array of " + std::to_string(n) + " integers";
+  if (!j.is_array() || j.size() != n)
+    return path + ": expected an array of " + std::to_string(n) + " integers";
   for (std::size_t k = 0; k < n; ++k) {
     if (!j[k].is_number_integer() || j[k].get<long>() < -1000000 || j[k].get<long>() > 1000000) {
       return path + "[" + std::to_string(k) + "]: expected an integer";
@@ -50,7 +53,8 @@ std::string read_placement(const json& j, ClaimedPlacement& out, const std::stri
   const json& r = j["rotation"];
   if (!r.is_array() || r.size() != 3) return path + ".rotation: expected a 3x3 matrix";
   for (std::size_t i = 0; i < 3; ++i) {
-    std::string why = read_ints(r[i], 3, out.rotation.m[i], path + ".rotation[" + std::to_string(i) + "]");
+    std::string why =
+        read_ints(r[i], 3, out.rotation.m[i], path + ".rotation[" + std::to_string(i) + "]");
     if (!why.empty()) return why;
   }
   std::string why = read_vec(j["offset"], out.offset, path + ".offset");
@@ -94,7 +98,8 @@ class VoxelPuzzle final : public Puzzle {
   }
 
   std::string verify_solution(const json& solution) const override {
-    if (!solution.is_object() || !solution.contains("placements") || !solution["placements"].is_array()) {
+    if (!solution.is_object() || !solution.contains("placements") ||
+        !solution["placements"].is_array()) {
       return "expected an object with a \"placements\" array";
     }
     const json& ps = solution["placements"];

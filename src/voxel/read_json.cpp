@@ -10,18 +10,24 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxCoord = 1000;        // coordinates lie in -1000..1000
-constexpr long kMaxCells = 1000000;    // container cells, and the bounding box of a box container
-constexpr int kMaxCount = 1000000;     // copies of a piece
+constexpr int kMaxCoord = 1000;      // coordinates lie in -1000..1000
+constexpr long kMaxCells = 1000000;  // container cells, and the bounding box of a box container
+constexpr int kMaxCount = 1000000;   // copies of a piece
 
 std::string found(const json& j) {
   switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return j.get<bool>() ? "true" : "false";
-    case json::value_t::string: return "the string " + j.dump();
-    case json::value_t::array: return "an array of " + std::to_string(j.size());
-    case json::value_t::object: return "an object";
-    default: return "the number " + j.dump();
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return j.get<bool>() ? "true" : "false";
+    case json::value_t::string:
+      return "the string " + j.dump();
+    case json::value_t::array:
+      return "an array of " + std::to_string(j.size());
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "the number " + j.dump();
   }
 }
 
@@ -39,7 +45,8 @@ class Reader {
       if ((" " + allowed + " ").find(" " + key + " ") == std::string::npos) {
         std::string list = allowed;
         std::replace(list.begin(), list.end(), ' ', ',');
-        fail(join(path, key), "expected one of the keys " + list + ", found unknown key \"" + key + "\"");
+        fail(join(path, key),
+             "expected one of the keys " + list + ", found unknown key \"" + key + "\"");
       }
     }
   }
@@ -51,7 +58,8 @@ class Reader {
     return path + "[" + std::to_string(k) + "]";
   }
 
-  int integer(const json& j, const std::string& path, long lo, long hi, const std::string& what) const {
+  int integer(const json& j, const std::string& path, long lo, long hi,
+              const std::string& what) const {
     if (!j.is_number_integer() || j.get<long>() < lo || j.get<long>() > hi) {
       fail(path, "expected " + what + " (an integer from " + std::to_string(lo) + " to " +
                      std::to_string(hi) + "), found " + found(j));
@@ -69,13 +77,16 @@ class Reader {
   // A list of distinct cells; `seen` maps cells already read (by another list) to their path.
   std::vector<Vec3> cells(const json& j, const std::string& path,
                           std::map<Vec3, std::string>& seen) const {
-    if (!j.is_array() || j.empty()) fail(path, "expected a non-empty array of cells, found " + found(j));
+    if (!j.is_array() || j.empty())
+      fail(path, "expected a non-empty array of cells, found " + found(j));
     if (j.size() > std::size_t(kMaxCells)) fail(path, "expected at most 1000000 cells");
     std::vector<Vec3> out;
     for (std::size_t k = 0; k < j.size(); ++k) {
       const Vec3 c = point(j[k], index(path, k));
       auto [it, fresh] = seen.emplace(c, index(path, k));
-      if (!fresh) fail(index(path, k), "expected a new cell, found " + j[k].dump() + " again (as " + it->second + ")");
+      if (!fresh)
+        fail(index(path, k),
+             "expected a new cell, found " + j[k].dump() + " again (as " + it->second + ")");
       out.push_back(c);
     }
     return out;
@@ -85,22 +96,26 @@ class Reader {
   // but '.' are returned, with the character.
   std::vector<std::pair<Vec3, char>> layers(const json& j, const std::string& path,
                                             const std::string& legend) const {
-    if (!j.is_array() || j.empty()) fail(path, "expected a non-empty array of layers, found " + found(j));
+    if (!j.is_array() || j.empty())
+      fail(path, "expected a non-empty array of layers, found " + found(j));
     std::vector<std::pair<Vec3, char>> out;
     for (std::size_t z = 0; z < j.size(); ++z) {
       const std::string lp = index(path, z);
-      if (!j[z].is_array()) fail(lp, "expected a layer (an array of row strings), found " + found(j[z]));
+      if (!j[z].is_array())
+        fail(lp, "expected a layer (an array of row strings), found " + found(j[z]));
       for (std::size_t y = 0; y < j[z].size(); ++y) {
         const std::string rp = index(lp, y);
         if (!j[z][y].is_string()) fail(rp, "expected a row string, found " + found(j[z][y]));
         const std::string row = j[z][y].get<std::string>();
-        if (z >= std::size_t(kMaxCoord) || y >= std::size_t(kMaxCoord) || row.size() > std::size_t(kMaxCoord)) {
+        if (z >= std::size_t(kMaxCoord) || y >= std::size_t(kMaxCoord) ||
+            row.size() > std::size_t(kMaxCoord)) {
           fail(rp, "expected at most 1000 layers, rows and columns");
         }
         for (std::size_t x = 0; x < row.size(); ++x) {
           if (legend.find(row[x]) == std::string::npos) {
             std::string allowed;
-            for (char ch : legend) allowed += (allowed.empty() ? "'" : ", '") + std::string(1, ch) + "'";
+            for (char ch : legend)
+              allowed += (allowed.empty() ? "'" : ", '") + std::string(1, ch) + "'";
             fail(rp, "expected " + allowed + " at column " + std::to_string(x + 1) + ", found '" +
                          std::string(1, row[x]) + "'");
           }
@@ -117,16 +132,20 @@ class Reader {
     if (!j.is_object()) fail(path, "expected an object, found " + found(j));
     keys(j, path, "box cells optional layers");
     const int forms = int(j.contains("box")) + int(j.contains("cells")) + int(j.contains("layers"));
-    if (forms != 1) fail(path, "expected exactly one of \"box\", \"cells\" and \"layers\", found " + std::to_string(forms));
+    if (forms != 1)
+      fail(path, "expected exactly one of \"box\", \"cells\" and \"layers\", found " +
+                     std::to_string(forms));
     if (j.contains("optional") && !j.contains("cells")) {
-      fail(join(path, "optional"), "expected \"optional\" only beside \"cells\" (layers mark optional cells with '+')");
+      fail(join(path, "optional"),
+           "expected \"optional\" only beside \"cells\" (layers mark optional cells with '+')");
     }
     if (j.contains("box")) {
       const json& b = j["box"];
       const std::string bp = join(path, "box");
       if (!b.is_array() || b.size() != 3) fail(bp, "expected [x, y, z] sizes, found " + found(b));
       int n[3];
-      for (std::size_t k = 0; k < 3; ++k) n[k] = integer(b[k], index(bp, k), 1, kMaxCoord, "a size");
+      for (std::size_t k = 0; k < 3; ++k)
+        n[k] = integer(b[k], index(bp, k), 1, kMaxCoord, "a size");
       if (long(n[0]) * n[1] * n[2] > kMaxCells) fail(bp, "expected at most 1000000 cells");
       for (int z = 0; z < n[2]; ++z)
         for (int y = 0; y < n[1]; ++y)
@@ -174,9 +193,11 @@ class Reader {
       std::map<Vec3, std::string> seen;
       p.cells = cells(j["cells"], join(path, "cells"), seen);
     } else {
-      for (const auto& [c, ch] : layers(j["layers"], join(path, "layers"), "#.")) p.cells.push_back(c);
+      for (const auto& [c, ch] : layers(j["layers"], join(path, "layers"), "#."))
+        p.cells.push_back(c);
     }
-    if (j.contains("count")) p.count = integer(j["count"], join(path, "count"), 1, kMaxCount, "a count");
+    if (j.contains("count"))
+      p.count = integer(j["count"], join(path, "count"), 1, kMaxCount, "a count");
     return p;
   }
 
@@ -185,29 +206,34 @@ class Reader {
     keys(doc, "", "name kind comment container pieces mirror");
     Model m;
     if (doc.contains("kind") && doc["kind"] != "voxel") {
-      fail("kind", "expected \"voxel\" (or \"happy-cube\" for Happy Cube puzzles), found " + found(doc["kind"]));
+      fail("kind", "expected \"voxel\" (or \"happy-cube\" for Happy Cube puzzles), found " +
+                       found(doc["kind"]));
     }
     for (const char* key : {"name", "comment"}) {
-      if (doc.contains(key) && !doc[key].is_string()) fail(key, "expected a string, found " + found(doc[key]));
+      if (doc.contains(key) && !doc[key].is_string())
+        fail(key, "expected a string, found " + found(doc[key]));
     }
     if (doc.contains("name")) m.name = doc["name"].get<std::string>();
     if (doc.contains("comment")) m.comment = doc["comment"].get<std::string>();
     if (doc.contains("mirror")) {
-      if (!doc["mirror"].is_boolean()) fail("mirror", "expected true or false, found " + found(doc["mirror"]));
+      if (!doc["mirror"].is_boolean())
+        fail("mirror", "expected true or false, found " + found(doc["mirror"]));
       m.mirror = doc["mirror"].get<bool>();
     }
     if (!doc.contains("container")) fail("", "expected a \"container\" key, found none");
     container(doc["container"], m);
     if (!doc.contains("pieces")) fail("", "expected a \"pieces\" key, found none");
     const json& ps = doc["pieces"];
-    if (!ps.is_array() || ps.empty()) fail("pieces", "expected a non-empty array of pieces, found " + found(ps));
+    if (!ps.is_array() || ps.empty())
+      fail("pieces", "expected a non-empty array of pieces, found " + found(ps));
     std::map<std::string, std::size_t> names;
     for (std::size_t k = 0; k < ps.size(); ++k) {
       m.pieces.push_back(piece(ps[k], index("pieces", k)));
       auto [it, fresh] = names.emplace(m.pieces.back().name, k);
       if (!fresh) {
         fail(index("pieces", k) + ".name", "expected a name not used before, found \"" + it->first +
-                                              "\" (also pieces[" + std::to_string(it->second) + "])");
+                                               "\" (also pieces[" + std::to_string(it->second) +
+                                               "])");
       }
     }
     return m;

@@ -27,14 +27,16 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
   std::map<std::string, std::size_t> by_name;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) by_name.emplace(model.pieces[p].name, p);
   std::vector<std::vector<int>> copy_at(model.pieces.size());  // placement index of each copy
-  for (std::size_t p = 0; p < model.pieces.size(); ++p) copy_at[p].assign(std::size_t(model.pieces[p].count), -1);
+  for (std::size_t p = 0; p < model.pieces.size(); ++p)
+    copy_at[p].assign(std::size_t(model.pieces[p].count), -1);
   std::vector<int> covered_by(model.cells.size(), -1);
 
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const ClaimedPlacement& cl = placements[i];
     const std::string where = "placements[" + std::to_string(i) + "]";
     auto found = by_name.find(cl.piece);
-    if (found == by_name.end()) return where + ": expected a piece of the puzzle, found '" + cl.piece + "'";
+    if (found == by_name.end())
+      return where + ": expected a piece of the puzzle, found '" + cl.piece + "'";
     const std::size_t p = found->second;
     const Piece& piece = model.pieces[p];
     if (cl.copy < 0 || cl.copy >= piece.count) {
@@ -47,8 +49,10 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
              " is placed twice (also placements[" + std::to_string(slot) + "])";
     }
     slot = int(i);
-    if (!is_rotation(cl.rotation)) return where + ": expected a rotation of the cube, found another matrix";
-    if (cl.mirrored && !model.mirror) return where + ": mirrored, but the puzzle does not allow mirror images";
+    if (!is_rotation(cl.rotation))
+      return where + ": expected a rotation of the cube, found another matrix";
+    if (cl.mirrored && !model.mirror)
+      return where + ": mirrored, but the puzzle does not allow mirror images";
     const Mat3 m = cl.mirrored ? cl.rotation * mirror_x() : cl.rotation;
     std::vector<Vec3> want;
     for (const Vec3& c : piece.cells) want.push_back(m * c + cl.offset);

@@ -36,7 +36,7 @@ struct Piece {
 struct Model {
   std::string name;
   std::string comment;
-  std::vector<Vec3> cells;           // the container's cells, sorted, distinct
+  std::vector<Vec3> cells;             // the container's cells, sorted, distinct
   std::vector<std::uint8_t> optional;  // parallel to cells: 1 = may stay empty
   std::vector<Piece> pieces;
   bool mirror = false;  // pieces may also be used mirrored
@@ -119,7 +119,9 @@ std::vector<PlacedPiece> decode(const Compiled& compiled, std::span<const Option
 // equals R, or R * mirror_x() for a mirrored orientation (symmetry >= 24).
 Mat3 rotation_part(int symmetry);
 // The mirror x -> -x.
-constexpr Mat3 mirror_x() { return Mat3{{{{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}}; }
+constexpr Mat3 mirror_x() {
+  return Mat3{{{{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}};
+}
 
 // Re-checks placed pieces against the model from scratch, without the compiler: each placement
 // congruent to its piece (its cells are R * c + offset, or R * mirror_x() * c + offset when

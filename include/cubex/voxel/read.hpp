@@ -2,8 +2,8 @@
 //
 // JSON (`.json`, see README "Voxel puzzles"):
 //   {"name": ..., "kind": "voxel", "comment": ...,
-//    "container": {"box": [x,y,z]} | {"cells": [[x,y,z],...], "optional": [...]} | {"layers": [...]},
-//    "pieces": [{"name": ..., "cells": [...] | "layers": [...], "count": n}, ...],
+//    "container": {"box": [x,y,z]} | {"cells": [[x,y,z],...], "optional": [...]} | {"layers":
+//    [...]}, "pieces": [{"name": ..., "cells": [...] | "layers": [...], "count": n}, ...],
 //    "mirror": false}
 // Text (`.txt`): one piece per line as a flat list `x y z x y z ...`; `#` starts a comment; the
 // container is the bounding box of all the cells; congruent lines are one piece with a count.
