@@ -36,4 +36,4 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)"
 echo
-./build/cubex solve puzzles/dlx/soma.dlx
+./build/cubex solve puzzles/voxel/soma.json
