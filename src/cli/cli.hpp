@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <boost/program_options.hpp>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,6 +31,15 @@ std::string with_commas(std::uint64_t n);
 // Writes JSON to `path` atomically (pretty, newline-terminated); a failure is a UsageError-like
 // error reported with exit status 2 by main().
 void write_json(const std::string& path, const nlohmann::json& j);
+
+// Parses a command's arguments: `visible` options (shown by --help), `hidden` ones, and the
+// positional arguments that fill `positional` (up to `max_positional`, -1 for any number).
+// Returns false when --help was asked for (the help is printed then).
+bool parse_command(const std::vector<std::string>& args,
+                   const boost::program_options::options_description& visible,
+                   const boost::program_options::options_description& hidden,
+                   const char* positional, int max_positional,
+                   boost::program_options::variables_map& vm);
 
 // Subcommands: each takes the arguments after its name and returns the exit status.
 int cmd_solve(const std::vector<std::string>& args);

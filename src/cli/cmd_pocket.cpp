@@ -92,17 +92,8 @@ int pocket_solve(const std::vector<std::string>& args) {
   // clang-format on
   po::options_description hidden;
   hidden.add_options()("scramble", po::value(&scramble_words));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scramble", -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (!parse_command(args, opts, hidden, "scramble", -1, vm)) return kExitOk;
   const Metric metric = parse_metric(metric_s);
   const bool has_state = vm.count("state") > 0;
   if (has_state == (vm.count("scramble") > 0)) {

@@ -38,17 +38,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   // clang-format on
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   const int modes = static_cast<int>(vm.count("count") + vm.count("first") + vm.count("all"));
   if (modes > 1) throw UsageError("choose one of --count, --first and --all");

@@ -21,17 +21,8 @@ int cmd_verify(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   po::options_description hidden;
   hidden.add_options()("files", po::value(&files));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("files", 2);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kExitOk;
-  }
+  if (!parse_command(args, opts, hidden, "files", 2, vm)) return kExitOk;
   if (files.size() != 2) throw UsageError("expected PUZZLE and SOLUTIONS.json");
 
   std::unique_ptr<Puzzle> puzzle = load_puzzle(files[0]);

@@ -1,5 +1,6 @@
 // Helpers shared by the subcommands.
 #include <csignal>
+#include <iostream>
 
 #include "cli.hpp"
 #include "cubex/io/files.hpp"
@@ -30,6 +31,25 @@ std::string with_commas(std::uint64_t n) {
     s += digits[i];
   }
   return s;
+}
+
+bool parse_command(const std::vector<std::string>& args,
+                   const boost::program_options::options_description& visible,
+                   const boost::program_options::options_description& hidden,
+                   const char* positional, int max_positional,
+                   boost::program_options::variables_map& vm) {
+  namespace po = boost::program_options;
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description pos;
+  pos.add(positional, max_positional);
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << visible << "\n";
+    return false;
+  }
+  return true;
 }
 
 void write_json(const std::string& path, const nlohmann::json& j) {
