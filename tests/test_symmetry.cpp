@@ -87,6 +87,11 @@ Brute brute_force(const Packing& pk) {
   std::set<std::vector<OptionId>> canon;
   std::set<std::vector<OptionId>> sym;
   Brute b;
+  // "Symmetric" counts elements that move an item: a flat box's mid-plane mirror moves nothing.
+  std::vector<bool> moves(pk.group.order(), false);
+  for (std::size_t g = 0; g < pk.group.order(); ++g)
+    for (ItemId i = 0; i < pk.problem.num_items(); ++i)
+      moves[g] = moves[g] || pk.group.perm[g][i] != i;
   Solver(pk.problem).solve([&](std::span<const OptionId> s) {
     ++b.total;
     std::vector<OptionId> best;
@@ -98,10 +103,10 @@ Brute brute_force(const Packing& pk) {
       for (OptionId o : me) img.push_back(images.image(g, o));
       std::sort(img.begin(), img.end());
       if (best.empty() || img < best) best = img;
-      fixers += img == me;
+      fixers += moves[g] && img == me;
     }
     canon.insert(best);
-    if (fixers > 1) sym.insert(best);
+    if (fixers > 0) sym.insert(best);
     return true;
   });
   b.unique = canon.size();

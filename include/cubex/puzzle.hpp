@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cubex/core/problem.hpp"
+#include "cubex/symmetry.hpp"
 
 namespace cubex {
 
@@ -32,6 +33,13 @@ class Puzzle {
   // compiled Problem's options (an independent path: it must not trust the compiler). Returns
   // an empty string when the solution is valid, otherwise what is wrong ("placements[2]: ...").
   virtual std::string verify_solution(const nlohmann::json& solution) const = 0;
+  // The puzzle's symmetry group under `mode`, acting on the problem's items (symmetry.hpp):
+  // the container's rotations, plus its reflections where the pieces allow them. A kind without
+  // geometry (a Knuth-format matrix) has the identity alone.
+  virtual CubeGroup symmetry_group(SymmetryMode mode) const {
+    (void)mode;
+    return {trivial_group(problem().num_items()), {0}};
+  }
 };
 
 // Reads a puzzle file, choosing the format by its extension:

@@ -12,10 +12,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
+#include "cubex/geometry.hpp"
 
 namespace cubex {
 
@@ -25,13 +29,47 @@ struct ItemGroup {
   std::size_t order() const { return perm.size(); }
 };
 
+// How much of the cube's symmetry a count uses: none (every solution counted apart), the 24
+// rotations, or the largest valid group (rotations plus reflections where the puzzle allows).
+enum class SymmetryMode { kNone, kRotations, kAuto };
+// "none", "rotations", "auto"; nullopt for anything else.
+std::optional<SymmetryMode> parse_symmetry_mode(std::string_view text);
+
+// The trivial group (the identity alone) on n items.
+ItemGroup trivial_group(std::size_t num_items);
+
+// Items placed in space, from which a front end derives its puzzle's group.
+struct ItemPlaces {
+  // where[i]: a tag (items of different tags never map to each other) and an integer point, or
+  // nullopt for an item every rotation fixes (a piece).
+  std::vector<std::optional<std::pair<int, Vec3>>> where;
+  // reflected[i], for an item without a point: the item a reflection maps it to (a piece's
+  // mirror twin); nullopt when no reflection can be a symmetry (a chiral piece without a twin).
+  std::vector<std::optional<ItemId>> reflected;
+};
+
+// A group of cube symmetries acting on a Problem's items.
+struct CubeGroup {
+  ItemGroup group;
+  std::vector<int> symmetry;  // symmetry[k]: the index into cube_symmetries() of element k
+};
+
+// The elements M of the cube's symmetry group (the 24 rotations first; the 24 reflections too when
+// mode is kAuto) such that M followed by one translation maps the placed points onto themselves
+// (tags kept) and every option of the problem onto an option. Items without a point stay fixed
+// under rotations and go to reflected[i] under reflections. Element 0 is the identity; kNone gives
+// the identity alone. The result is a group: the symmetries of the point set that preserve the
+// options form a subgroup of the cube's.
+CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode);
+
 struct SymmetryStats {
   std::uint64_t total = 0;      // all solutions (sum of orbit sizes)
   std::uint64_t unique = 0;     // orbits
-  std::uint64_t symmetric = 0;  // orbits whose solutions a non-identity element fixes
+  std::uint64_t symmetric = 0;  // orbits whose solutions an element that moves items fixes
   std::size_t group_order = 0;
-  bool anchored = false;  // whether an anchor item cut the search
-  SolveStats search;      // of the (restricted) search
+  std::size_t kernel = 1;  // elements that move no item (a flat puzzle's mid-plane mirror)
+  bool anchored = false;   // whether an anchor item cut the search
+  SolveStats search;       // of the (restricted) search
 };
 
 // Calls visit(solution, orbit_size) once per orbit with its canonical solution.

@@ -1,4 +1,5 @@
 // cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT] [--threads N]
+//                  [--symmetry none|rotations|auto]
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -6,6 +7,7 @@
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/puzzle.hpp"
+#include "cubex/symmetry.hpp"
 
 namespace po = boost::program_options;
 
@@ -13,7 +15,8 @@ namespace cubex::cli {
 
 int cmd_solve(const std::vector<std::string>& args) {
   po::options_description opts(
-      "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n\n"
+      "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n"
+      "                   [--symmetry none|rotations|auto]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n"
       "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
       "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
@@ -21,7 +24,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "              \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n"
       "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
       "options");
-  std::string file, json_out, symmetry = "none";
+  std::string file, json_out, symmetry = "auto";
   std::uint64_t limit = 0;
   unsigned threads = 0;
   // clang-format off
@@ -33,7 +36,10 @@ int cmd_solve(const std::vector<std::string>& args) {
     ("limit", po::value(&limit), "stop after N solutions")
     ("json", po::value(&json_out), "write counts, solutions and statistics to OUT as JSON")
     ("threads", po::value(&threads), "worker threads (accepted; the search is single-threaded for now)")
-    ("symmetry", po::value(&symmetry), "none: count every solution (default)")
+    ("symmetry", po::value(&symmetry),
+     "auto (default): also count solutions up to the puzzle's symmetry (rotations, and "
+     "reflections where the pieces allow), listing one solution per class; rotations: "
+     "rotations only; none: every solution counted and listed")
     ("quiet,q", "print only the summary, not the solutions");
   // clang-format on
   po::options_description hidden;
@@ -43,8 +49,9 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   const int modes = static_cast<int>(vm.count("count") + vm.count("first") + vm.count("all"));
   if (modes > 1) throw UsageError("choose one of --count, --first and --all");
-  if (symmetry != "none") {
-    throw UsageError("expected --symmetry none, found '" + symmetry + "'");
+  const std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
+  if (!sym_mode) {
+    throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
   }
   const std::string mode = vm.count("first") ? "first" : vm.count("all") ? "all" : "count";
   const bool keep = mode != "count";
@@ -60,30 +67,63 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (mode == "first" && limit) limits.max_solutions = std::min<std::uint64_t>(limit, 1);
 
   nlohmann::json solutions = nlohmann::json::array();
-  Solver solver(pb);
+  const CubeGroup group = puzzle->symmetry_group(*sym_mode);
+  const bool by_orbit = group.group.order() > 1;
+  SymmetryStats sy;
   SolveStats st;
-  if (keep) {
-    std::uint64_t k = 0;
-    st = solver.solve(
-        [&](std::span<const OptionId> s) {
-          ++k;
-          if (!json_out.empty()) solutions.push_back(puzzle->solution_json(s));
-          if (print) std::cout << "Solution " << k << ":\n" << puzzle->solution_text(s) << "\n";
-          return true;
-        },
-        limits);
+  std::uint64_t k = 0;
+  auto show = [&](std::span<const OptionId> s, std::uint64_t orbit) {
+    ++k;
+    if (!json_out.empty()) {
+      nlohmann::json js = puzzle->solution_json(s);
+      if (by_orbit) js["orbit_size"] = orbit;
+      solutions.push_back(std::move(js));
+    }
+    if (print) {
+      std::cout << "Solution " << k;
+      if (by_orbit) std::cout << " (represents " << with_commas(orbit) << " up to symmetry)";
+      std::cout << ":\n" << puzzle->solution_text(s) << "\n";
+    }
+    return true;
+  };
+  if (by_orbit) {
+    SymmetricSolver solver(pb, group.group);
+    OrbitVisitor visit(show);
+    sy = solver.solve(keep ? &visit : nullptr, limits);
+    st = sy.search;
   } else {
-    st = solver.count(limits);
+    Solver solver(pb);
+    if (keep) {
+      st = solver.solve([&](std::span<const OptionId> s) { return show(s, 1); }, limits);
+    } else {
+      st = solver.count(limits);
+    }
+    sy.total = sy.unique = st.solutions;
+    sy.group_order = 1;
   }
   const bool interrupted = g_stop.load();
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
-  std::cout << "solutions: " << with_commas(st.solutions)
+  std::cout << "solutions: " << with_commas(sy.total)
             << (st.complete   ? ""
                 : interrupted ? " (interrupted: counted so far)"
                               : " (stopped at the limit)")
             << "\n";
+  if (by_orbit) {
+    std::size_t reflections = 0;
+    for (int m : group.symmetry) reflections += m >= 24;
+    std::cout << "unique: " << with_commas(sy.unique) << " up to " << group.group.order()
+              << " symmetries (" << group.group.order() - reflections << " rotations, "
+              << reflections << " reflections); " << with_commas(sy.symmetric)
+              << " of them symmetric\n";
+    if (sy.kernel > 1) {
+      std::cout << "  (" << sy.kernel - 1 << " of the symmetries move" << (sy.kernel > 2 ? "" : "s")
+                << " no cell, like the mirror in the plane of a flat puzzle: every class has at "
+                   "most "
+                << group.group.order() / sy.kernel << " solutions)\n";
+    }
+  }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
                 st.seconds > 0 ? st.nodes / st.seconds / 1e6 : 0.0);
@@ -98,7 +138,11 @@ int cmd_solve(const std::vector<std::string>& args) {
                    {"items", pb.num_items()},
                    {"options", pb.num_options()}};
     j["mode"] = mode;
-    j["counts"] = {{"total", st.solutions}};
+    j["counts"] = {{"total", sy.total},
+                   {"unique", sy.unique},
+                   {"group_order", group.group.order()},
+                   {"symmetric", sy.symmetric}};
+    j["symmetry"] = {{"mode", symmetry}, {"elements", group.symmetry}};
     j["solutions"] = std::move(solutions);
     j["stats"] = {{"nodes", st.nodes},       {"updates", st.updates},      {"seconds", st.seconds},
                   {"complete", st.complete}, {"interrupted", interrupted}, {"threads", 1}};

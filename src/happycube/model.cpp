@@ -201,9 +201,10 @@ Model compile(const Spec& spec) {
     const auto copies = static_cast<std::uint32_t>(m.types[t].names.size());
     pb.add_primary("P" + std::to_string(t + 1), copies, copies);
   }
-  std::vector<ItemId> face_items;
+  std::vector<ItemId>& face_items = m.face_items;
   for (std::size_t i = 0; i < m.faces.size(); ++i)
     face_items.push_back(pb.add_primary(face_item(m.faces[i], i)));
+  m.point_items.assign(m.shell.size(), std::nullopt);
   std::vector<ItemId> point_id(m.shell.size(), 0);
   std::vector<bool> has_item(m.shell.size(), false);
   for (const Face& f : m.faces)
@@ -211,7 +212,8 @@ Model compile(const Spec& spec) {
       for (int c = 0; c < n; ++c) {
         if (r > 0 && c > 0 && r < n - 1 && c < n - 1) continue;
         const std::size_t s = *m.shell_index(f.point(r, c, n));
-        if (!has_item[s]) point_id[s] = pb.add_primary(point_item(m.shell[s]));
+        if (!has_item[s])
+          point_id[s] = *(m.point_items[s] = pb.add_primary(point_item(m.shell[s])));
         has_item[s] = true;
       }
 

@@ -62,6 +62,33 @@ class HappyCubePuzzle final : public Puzzle {
   const Problem& problem() const override { return model_.problem; }
   const Model& model() const { return model_; }
 
+  // Faces are placed at their centres and border points at themselves (doubled coordinates, so
+  // that a centre is a lattice point for every plate size). A reflection turns every plate over:
+  // piece items stay, and an option of a plate that may not be flipped has no image, so such
+  // puzzles keep only the rotations.
+  CubeGroup symmetry_group(SymmetryMode mode) const override {
+    const Problem& pb = model_.problem;
+    const int n = model_.size;
+    ItemPlaces places;
+    places.where.resize(pb.num_items());
+    places.reflected.resize(pb.num_items());
+    for (ItemId t = 0; t < model_.types.size(); ++t) places.reflected[t] = t;
+    for (std::size_t f = 0; f < model_.faces.size(); ++f) {
+      const Face& fc = model_.faces[f];
+      const Vec3 twice = fc.origin + fc.origin;
+      const Vec3 span = fc.u + fc.v;
+      places.where[model_.face_items[f]] = std::pair{
+          0,
+          Vec3{twice.x + (n - 1) * span.x, twice.y + (n - 1) * span.y, twice.z + (n - 1) * span.z}};
+    }
+    for (std::size_t s = 0; s < model_.shell.size(); ++s) {
+      if (model_.point_items[s]) {
+        places.where[*model_.point_items[s]] = std::pair{1, model_.shell[s] + model_.shell[s]};
+      }
+    }
+    return cube_symmetry_group(pb, places, mode);
+  }
+
   nlohmann::json solution_json(std::span<const OptionId> solution) const override {
     nlohmann::json placements = nlohmann::json::array();
     for (const Chosen& ch : resolve(solution)) {

@@ -62,6 +62,12 @@ SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& lim
   const std::size_t order = group_.order();
   SymmetryStats out;
   out.group_order = order;
+  out.kernel = 0;
+  for (const auto& perm : group_.perm) {
+    bool moves = false;
+    for (ItemId i = 0; i < perm.size() && !moves; ++i) moves = perm[i] != i;
+    out.kernel += !moves;
+  }
 
   // Options containing each item.
   std::vector<std::vector<OptionId>> options_of(p.num_items());
@@ -145,7 +151,7 @@ SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& lim
     const std::uint64_t orbit = order / fixers;
     ++out.unique;
     out.total += orbit;
-    out.symmetric += fixers > 1;
+    out.symmetric += fixers > out.kernel;
     if (visit && !(*visit)(sol, orbit)) return false;
     return !(limits.max_solutions && out.unique >= limits.max_solutions);
   };

@@ -1,5 +1,6 @@
 // The voxel front end as a Puzzle for the CLI: placements out, placements re-checked.
 #include <filesystem>
+#include <set>
 
 #include "cubex/error.hpp"
 #include "cubex/voxel/read.hpp"
@@ -69,6 +70,51 @@ std::string read_placement(const json& j, ClaimedPlacement& out, const std::stri
   return "";
 }
 
+// Cells are placed at their coordinates (tag 0 for must-fill, 1 for optional cells, which must
+// stay optional); pieces have no place. A reflection maps a piece to its mirror twin: itself when
+// pieces may be mirrored or the piece is congruent to its mirror image by a rotation, else another
+// piece with the same number of copies whose rotations give the mirror image (Soma's two screw
+// pieces). Twins are paired in order so that the map is an involution.
+ItemPlaces item_places(const Model& model, const Compiled& compiled) {
+  const Problem& pb = compiled.problem;
+  ItemPlaces places;
+  places.where.resize(pb.num_items());
+  places.reflected.resize(pb.num_items());
+  for (std::size_t c = 0; c < model.cells.size(); ++c) {
+    places.where[compiled.cell_item[c]] = std::pair{model.optional[c] ? 1 : 0, model.cells[c]};
+  }
+  const std::size_t np = model.pieces.size();
+  std::vector<std::set<std::vector<Vec3>>> turned(np);  // the 24 rotations of each piece
+  std::vector<std::vector<Vec3>> mirrored(np);
+  for (std::size_t p = 0; p < np; ++p) {
+    for (const Orientation& o : orientations(model.pieces[p].cells, false))
+      turned[p].insert(o.cells);
+    std::vector<Vec3> m;
+    for (const Vec3& c : model.pieces[p].cells) m.push_back(mirror_x() * c);
+    mirrored[p] = normalize(std::move(m));
+  }
+  std::vector<int> twin(np, -1);
+  for (std::size_t p = 0; p < np; ++p) {
+    if (model.mirror || turned[p].count(mirrored[p])) {
+      twin[p] = static_cast<int>(p);
+      continue;
+    }
+    if (twin[p] >= 0) continue;
+    for (std::size_t q = p + 1; q < np; ++q) {
+      if (twin[q] < 0 && model.pieces[q].count == model.pieces[p].count &&
+          turned[q].count(mirrored[p])) {
+        twin[p] = static_cast<int>(q);
+        twin[q] = static_cast<int>(p);
+        break;
+      }
+    }
+  }
+  for (std::size_t p = 0; p < np; ++p) {
+    if (twin[p] >= 0) places.reflected[compiled.piece_item[p]] = compiled.piece_item[twin[p]];
+  }
+  return places;
+}
+
 class VoxelPuzzle final : public Puzzle {
  public:
   VoxelPuzzle(Model model, Compiled compiled, std::string name)
@@ -109,6 +155,10 @@ class VoxelPuzzle final : public Puzzle {
       if (!why.empty()) return why;
     }
     return verify(model_, claimed);
+  }
+
+  CubeGroup symmetry_group(SymmetryMode mode) const override {
+    return cube_symmetry_group(compiled_.problem, item_places(model_, compiled_), mode);
   }
 
   const Model& model() const { return model_; }

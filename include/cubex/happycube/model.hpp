@@ -131,7 +131,9 @@ struct Model {
   std::vector<Vec3> shell;  // every shell point, sorted
   std::vector<PieceType> types;
   Problem problem;
-  std::vector<Placement> placements;  // placements[o] is option o of `problem`
+  std::vector<Placement> placements;               // placements[o] is option o of `problem`
+  std::vector<ItemId> face_items;                  // the item of faces[i]
+  std::vector<std::optional<ItemId>> point_items;  // the item of shell[s] (border points only)
 
   bool net_places() const { return structure.size() == 1; }
   // Index of `p` in `shell`, if it is a shell point.

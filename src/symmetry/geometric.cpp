@@ -1,0 +1,109 @@
+// A puzzle's symmetry group, found among the cube's 48 symmetries (see symmetry.hpp).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "cubex/symmetry.hpp"
+
+namespace cubex {
+
+std::optional<SymmetryMode> parse_symmetry_mode(std::string_view text) {
+  if (text == "none") return SymmetryMode::kNone;
+  if (text == "rotations") return SymmetryMode::kRotations;
+  if (text == "auto") return SymmetryMode::kAuto;
+  return std::nullopt;
+}
+
+ItemGroup trivial_group(std::size_t num_items) {
+  ItemGroup g;
+  g.perm.emplace_back(num_items);
+  for (std::size_t i = 0; i < num_items; ++i) g.perm[0][i] = static_cast<ItemId>(i);
+  return g;
+}
+
+namespace {
+
+Vec3 min_corner(const std::vector<Vec3>& points) {
+  Vec3 m = points.front();
+  for (const Vec3& p : points) m = {std::min(m.x, p.x), std::min(m.y, p.y), std::min(m.z, p.z)};
+  return m;
+}
+
+}  // namespace
+
+CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode) {
+  const std::size_t n = problem.num_items();
+  if (places.where.size() != n || places.reflected.size() != n) {
+    throw ProblemError("item places do not match the problem's items");
+  }
+  CubeGroup out;
+  out.group = trivial_group(n);
+  out.symmetry = {0};
+  if (mode == SymmetryMode::kNone) return out;
+
+  std::map<std::pair<int, Vec3>, ItemId> at;
+  std::vector<Vec3> points;
+  for (ItemId i = 0; i < n; ++i) {
+    if (!places.where[i]) continue;
+    if (!at.emplace(*places.where[i], i).second) {
+      throw ProblemError("two items are placed at the same point");
+    }
+    points.push_back(places.where[i]->second);
+  }
+  const Vec3 corner = points.empty() ? Vec3{} : min_corner(points);
+
+  std::set<std::vector<ItemId>> options;
+  std::vector<ItemId> key;
+  for (OptionId o = 0; o < problem.num_options(); ++o) {
+    auto items = problem.option(o);
+    key.assign(items.begin(), items.end());
+    std::sort(key.begin(), key.end());
+    options.insert(key);
+  }
+
+  const int last = mode == SymmetryMode::kAuto ? 48 : 24;
+  std::vector<Vec3> moved(points.size());
+  for (int k = 1; k < last; ++k) {
+    const Mat3& m = cube_symmetries()[k];
+    const bool reflection = k >= 24;
+    std::vector<ItemId> perm(n);
+    bool ok = true;
+    Vec3 shift{};
+    if (!points.empty()) {
+      for (std::size_t j = 0; j < points.size(); ++j) moved[j] = m * points[j];
+      shift = corner - min_corner(moved);
+    }
+    for (ItemId i = 0; i < n && ok; ++i) {
+      if (places.where[i]) {
+        auto it = at.find({places.where[i]->first, m * places.where[i]->second + shift});
+        ok = it != at.end();
+        if (ok) perm[i] = it->second;
+      } else if (!reflection) {
+        perm[i] = i;
+      } else {
+        ok = places.reflected[i].has_value() && *places.reflected[i] < n;
+        if (ok) perm[i] = *places.reflected[i];
+      }
+    }
+    if (!ok) continue;
+    // A permutation (the reflected twins could collide), keeping kinds, mapping options to options.
+    std::vector<bool> hit(n, false);
+    for (ItemId i = 0; i < n && ok; ++i) {
+      const Item &a = problem.item(i), &b = problem.item(perm[i]);
+      ok = !hit[perm[i]] && a.primary == b.primary && a.lo == b.lo && a.hi == b.hi;
+      hit[perm[i]] = true;
+    }
+    for (OptionId o = 0; o < problem.num_options() && ok; ++o) {
+      key.clear();
+      for (ItemId i : problem.option(o)) key.push_back(perm[i]);
+      std::sort(key.begin(), key.end());
+      ok = options.count(key) > 0;
+    }
+    if (!ok) continue;
+    out.group.perm.push_back(std::move(perm));
+    out.symmetry.push_back(k);
+  }
+  return out;
+}
+
+}  // namespace cubex
