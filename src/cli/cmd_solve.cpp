@@ -49,6 +49,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   const std::string mode = vm.count("first") ? "first" : vm.count("all") ? "all" : "count";
   const bool keep = mode != "count";
   const bool print = keep && !vm.count("quiet");
+  const bool colour = print && stdout_wants_colour();
 
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
@@ -68,7 +69,11 @@ int cmd_solve(const std::vector<std::string>& args) {
         [&](std::span<const OptionId> s) {
           ++k;
           if (!json_out.empty()) solutions.push_back(puzzle->solution_json(s));
-          if (print) std::cout << "Solution " << k << ":\n" << puzzle->solution_text(s) << "\n";
+          if (print) {
+            std::cout << "Solution " << k << ":\n"
+                      << (colour ? puzzle->coloured_solution_text(s) : puzzle->solution_text(s))
+                      << "\n";
+          }
           return true;
         },
         limits);
