@@ -109,8 +109,9 @@ int cmd_render(const std::vector<std::string>& args) {
     }
     std::optional<render::Scene> sc = puzzle->scene(sols[i]);
     if (!sc) {
-      throw UsageError("cannot draw a " + puzzle->kind() +
-                       " puzzle: it has no geometry (render draws voxel and happy-cube puzzles)");
+      throw UsageError(
+          "cannot draw " + puzzle->kind() +
+          " puzzles: they have no geometry (render draws voxel and happy-cube puzzles)");
     }
     scenes.push_back(std::move(*sc));
   }
