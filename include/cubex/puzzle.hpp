@@ -7,10 +7,12 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "cubex/core/problem.hpp"
+#include "cubex/render/scene.hpp"
 #include "cubex/symmetry.hpp"
 
 namespace cubex {
@@ -29,6 +31,11 @@ class Puzzle {
   virtual nlohmann::json solution_json(std::span<const OptionId> solution) const = 0;
   // One solution drawn as text for the terminal (ends with a newline).
   virtual std::string solution_text(std::span<const OptionId> solution) const = 0;
+  // The same drawing for a colour terminal: each piece's letters on its own colour (ANSI escapes;
+  // the colours of render::assign_colours, as in the pictures). By default the plain text.
+  virtual std::string coloured_solution_text(std::span<const OptionId> solution) const {
+    return solution_text(solution);
+  }
   // Re-checks one solution in the JSON form of solution_json() from scratch, without the
   // compiled Problem's options (an independent path: it must not trust the compiler). Returns
   // an empty string when the solution is valid, otherwise what is wrong ("placements[2]: ...").
@@ -39,6 +46,12 @@ class Puzzle {
   virtual CubeGroup symmetry_group(SymmetryMode mode) const {
     (void)mode;
     return {trivial_group(problem().num_items()), {0}};
+  }
+  // The geometry of one solution for pictures (render/): `solution` is in the JSON form of
+  // solution_json() and verify_solution() accepted it. nullopt for kinds that have no geometry
+  // (Knuth's exact-cover files).
+  virtual std::optional<render::Scene> scene(const nlohmann::json& /*solution*/) const {
+    return std::nullopt;
   }
 };
 

@@ -56,6 +56,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   const std::string mode = vm.count("first") ? "first" : vm.count("all") ? "all" : "count";
   const bool keep = mode != "count";
   const bool print = keep && !vm.count("quiet");
+  const bool colour = print && stdout_wants_colour();
 
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
@@ -82,7 +83,8 @@ int cmd_solve(const std::vector<std::string>& args) {
     if (print) {
       std::cout << "Solution " << k;
       if (by_orbit) std::cout << " (represents " << with_commas(orbit) << " up to symmetry)";
-      std::cout << ":\n" << puzzle->solution_text(s) << "\n";
+      std::cout << ":\n"
+                << (colour ? puzzle->coloured_solution_text(s) : puzzle->solution_text(s)) << "\n";
     }
     return true;
   };

@@ -1,5 +1,9 @@
 // Helpers shared by the subcommands.
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "cli.hpp"
@@ -50,6 +54,13 @@ bool parse_command(const std::vector<std::string>& args,
     return false;
   }
   return true;
+}
+
+bool stdout_wants_colour() {
+  const char* no_colour = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) && !(no_colour && *no_colour) &&
+         !(term && std::strcmp(term, "dumb") == 0);
 }
 
 void write_json(const std::string& path, const nlohmann::json& j) {

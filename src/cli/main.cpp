@@ -22,6 +22,8 @@ const Command kCommands[] = {
     {"solve", "count or list the solutions of a puzzle file", cubex::cli::cmd_solve},
     {"verify", "re-check the solutions in a JSON file against the puzzle", cubex::cli::cmd_verify},
     {"pocket", "2x2x2 Rubik's cube: optimal solutions, distance table", cubex::cli::cmd_pocket},
+    {"render", "draw a solution as SVG, or all of them in a 3-D HTML viewer",
+     cubex::cli::cmd_render},
 };
 
 void usage(std::ostream& os) {

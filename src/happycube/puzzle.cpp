@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "cubex/render/colour.hpp"
+
 namespace cubex::happycube {
 namespace {
 
@@ -104,13 +106,50 @@ class HappyCubePuzzle final : public Puzzle {
   }
 
   std::string solution_text(std::span<const OptionId> solution) const override {
-    const std::vector<Chosen> chosen = resolve(solution);
-    std::string out;
-    for (const Chosen& ch : chosen) {
-      out += instruction(ch.piece, ch.rotations_ccw, ch.flipped, model_.faces[ch.placement->face]) +
-             "\n";
+    return text(solution, false);
+  }
+
+  std::string coloured_solution_text(std::span<const OptionId> solution) const override {
+    return text(solution, true);
+  }
+
+  std::optional<render::Scene> scene(const nlohmann::json& solution) const override {
+    const int n = spec_.size;
+    render::Scene sc;
+    sc.kind = kind();
+    sc.title = spec_.name;
+    sc.net_size = n;
+    const auto& list = solution["placements"];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const auto& pl = list[k];
+      const std::string name = pl["piece"].get<std::string>();
+      const PieceSpec* spec = nullptr;
+      for (const PieceSpec& p : spec_.pieces) {
+        if (p.name == name) spec = &p;
+      }
+      const std::size_t f = *find_face(model_.faces, pl["place"]);
+      const Face& face = model_.faces[f];
+      const Tile t = orient(spec->tile, pl["rotations_ccw"].get<int>(), pl["flipped"].get<bool>());
+      render::ScenePiece piece;
+      piece.name = name;
+      render::NetPlate plate;
+      plate.piece = sc.pieces.size();
+      plate.grid = t.cells;
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c)
+          if (t.at(r, c)) piece.cells.push_back(face.point(r, c, n));
+      std::sort(piece.cells.begin(), piece.cells.end());
+      static constexpr Vec3 kNormal[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                          {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+      const Vec3 d = kNormal[face.side];
+      piece.out = {double(d.x), double(d.y), double(d.z)};
+      net_position(face, k, plate.row, plate.col, plate.label);
+      if (face.place > 0) plate.label += ": part " + name;
+      sc.pieces.push_back(std::move(piece));
+      sc.net.push_back(std::move(plate));
     }
-    return out + "\n" + drawing(chosen);
+    render::finish(sc);
+    return sc;
   }
 
   std::string verify_solution(const nlohmann::json& solution) const override {
@@ -233,8 +272,34 @@ class HappyCubePuzzle final : public Puzzle {
     return std::nullopt;
   }
 
+  std::string text(std::span<const OptionId> solution, bool colour) const {
+    const std::vector<Chosen> chosen = resolve(solution);
+    std::string out;
+    for (const Chosen& ch : chosen) {
+      out += instruction(ch.piece, ch.rotations_ccw, ch.flipped, model_.faces[ch.placement->face]) +
+             "\n";
+    }
+    return out + "\n" + drawing(chosen, colour);
+  }
+
+  // Where the plate on face `f` (the k-th placement in face order) goes in the drawing of the
+  // net: the cross for a single cube, otherwise four blocks a row in face order.
+  static void net_position(const Face& f, std::size_t k, int& row, int& col, std::string& label) {
+    static constexpr int kNetRow[6] = {0, 1, 1, 1, 2, 3}, kNetCol[6] = {1, 1, 0, 2, 1, 1};
+    if (f.place > 0) {
+      row = kNetRow[f.place - 1];
+      col = kNetCol[f.place - 1];
+      label = std::to_string(f.place);
+    } else {
+      row = static_cast<int>(k / 4);
+      col = static_cast<int>(k % 4);
+      label = point_text(f.cube) + kSideNames[f.side];
+    }
+  }
+
   // The plates as laid out: the cross of the net for a single cube, otherwise one block per face.
-  std::string drawing(const std::vector<Chosen>& chosen) const {
+  // With `colour`, each plate's cells are drawn on its colour (ANSI escapes).
+  std::string drawing(const std::vector<Chosen>& chosen, bool colour) const {
     const int n = spec_.size;
     bool short_names = true;
     for (const Chosen& ch : chosen) short_names &= ch.piece.size() == 1;
@@ -243,24 +308,27 @@ class HappyCubePuzzle final : public Puzzle {
       std::string label;
       Tile tile;
       char mark;
+      std::string escape;
     };
+    std::vector<int> colours;
+    if (colour) {
+      std::vector<std::vector<Vec3>> cells;
+      for (const Chosen& ch : chosen) cells.push_back(ch.placement->cells);
+      colours = render::assign_colours(cells);
+    }
     std::vector<Block> blocks;
     int width = n;
     for (std::size_t k = 0; k < chosen.size(); ++k) {
       const Placement& p = *chosen[k].placement;
       const Face& f = model_.faces[p.face];
-      static constexpr int kNetRow[6] = {0, 1, 1, 1, 2, 3}, kNetCol[6] = {1, 1, 0, 2, 1, 1};
-      Block b{0, 0, "", orient(model_.types[p.type].tile, p.rotations_ccw, p.flipped),
-              short_names ? chosen[k].piece[0] : '#'};
-      if (f.place > 0) {
-        b.row = kNetRow[f.place - 1];
-        b.col = kNetCol[f.place - 1];
-        b.label = std::to_string(f.place);
-      } else {
-        b.row = static_cast<int>(k / 4);
-        b.col = static_cast<int>(k % 4);
-        b.label = point_text(f.cube) + kSideNames[f.side];
-      }
+      Block b{0,
+              0,
+              "",
+              orient(model_.types[p.type].tile, p.rotations_ccw, p.flipped),
+              short_names ? chosen[k].piece[0] : '#',
+              ""};
+      net_position(f, k, b.row, b.col, b.label);
+      if (colour) b.escape = render::ansi_colour(render::palette()[std::size_t(colours[k])]);
       width = std::max(width, static_cast<int>(b.label.size()));
       blocks.push_back(std::move(b));
     }
@@ -279,6 +347,12 @@ class HappyCubePuzzle final : public Puzzle {
             if (b.row != br || b.col != bc) continue;
             if (line < 0) {
               cell.replace(0, b.label.size(), b.label);
+            } else if (colour) {  // the n cells with escapes, then the padding
+              std::string painted;
+              for (int c = 0; c < n; ++c) {
+                painted += b.tile.at(line, c) ? b.escape + b.mark + render::kAnsiReset : ".";
+              }
+              cell = painted + cell.substr(static_cast<std::size_t>(n));
             } else {
               for (int c = 0; c < n; ++c) cell[c] = b.tile.at(line, c) ? b.mark : '.';
             }

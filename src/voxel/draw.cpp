@@ -1,11 +1,12 @@
 // The text drawing of a solution: layers side by side, one letter per placed piece.
 #include <algorithm>
 
+#include "cubex/render/colour.hpp"
 #include "cubex/voxel/model.hpp"
 
 namespace cubex::voxel {
 
-std::string draw(const Model& model, std::span<const PlacedPiece> placed) {
+std::string draw(const Model& model, std::span<const PlacedPiece> placed, bool colour) {
   static constexpr char kLetters[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   // Piece names serve as letters when they are distinct single characters; the other copies of a
@@ -60,6 +61,26 @@ std::string draw(const Model& model, std::span<const PlacedPiece> placed) {
     at(model.cells[k]) = model.optional[k] ? '+' : '?';
   for (std::size_t i = 0; i < placed.size(); ++i)
     for (const Vec3& c : placed[i].cells) at(c) = letter[i];
+  // With colour: the escape that starts each letter's colour (letters are unique per placement).
+  std::string escape[256];
+  if (colour) {
+    std::vector<std::vector<Vec3>> cells;
+    for (const PlacedPiece& p : placed) cells.push_back(p.cells);
+    const std::vector<int> c = render::assign_colours(cells);
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+      escape[static_cast<unsigned char>(letter[i])] =
+          render::ansi_colour(render::palette()[std::size_t(c[i])]);
+    }
+  }
+  auto paint = [&](const std::string& row) {
+    if (!colour) return row;
+    std::string s;
+    for (char ch : row) {
+      const std::string& e = escape[static_cast<unsigned char>(ch)];
+      s += e.empty() ? std::string(1, ch) : e + ch + render::kAnsiReset;
+    }
+    return s;
+  };
 
   // Layers side by side, as many per band as fit in 100 columns.
   std::string out;
@@ -77,9 +98,10 @@ std::string draw(const Model& model, std::span<const PlacedPiece> placed) {
     for (int y = 0; y < h; ++y) {
       line.clear();
       for (int z = z0; z < z1; ++z) {
-        line += rows[std::size_t(z) * h + std::size_t(y)] + std::string(std::size_t(col - w), ' ');
+        line += paint(rows[std::size_t(z) * h + std::size_t(y)]) +
+                (z + 1 < z1 ? std::string(std::size_t(col - w), ' ') : "");
       }
-      out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+      out += line + "\n";
     }
   }
   if (!legend.empty()) out += legend + "\n";

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cubex/error.hpp"
+#include "cubex/render/scene.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace cubex::voxel {
@@ -141,6 +142,31 @@ class VoxelPuzzle final : public Puzzle {
 
   std::string solution_text(std::span<const OptionId> solution) const override {
     return draw(model_, decode(compiled_, solution));
+  }
+
+  std::string coloured_solution_text(std::span<const OptionId> solution) const override {
+    return draw(model_, decode(compiled_, solution), true);
+  }
+
+  std::optional<render::Scene> scene(const json& solution) const override {
+    render::Scene sc;
+    sc.kind = kind();
+    sc.title = name_;
+    sc.container = model_.cells;
+    for (const json& pl : solution["placements"]) {
+      render::ScenePiece piece;
+      piece.name = pl["piece"].get<std::string>();
+      for (const Piece& p : model_.pieces) {
+        if (p.name == piece.name && p.count > 1)
+          piece.name += "#" + std::to_string(pl["copy"].get<int>());
+      }
+      for (const json& c : pl["cells"])
+        piece.cells.push_back({c[0].get<int>(), c[1].get<int>(), c[2].get<int>()});
+      std::sort(piece.cells.begin(), piece.cells.end());
+      sc.pieces.push_back(std::move(piece));
+    }
+    render::finish(sc);
+    return sc;
   }
 
   std::string verify_solution(const json& solution) const override {

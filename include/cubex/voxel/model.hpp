@@ -141,7 +141,8 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
 // Draws a solution layer by layer (z = 0, 1, ... side by side, rows y, columns x), one letter per
 // placed piece ('.' outside the container, '+' an optional cell left empty). Pieces named by
 // distinct single letters are drawn with them; other copies and other names get free letters
-// A, B, ... in order, explained by a legend line.
-std::string draw(const Model& model, std::span<const PlacedPiece> placed);
+// A, B, ... in order, explained by a legend line. With `colour`, each piece's letters are drawn on
+// its colour (ANSI escapes, render::assign_colours).
+std::string draw(const Model& model, std::span<const PlacedPiece> placed, bool colour = false);
 
 }  // namespace cubex::voxel

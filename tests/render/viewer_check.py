@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Opens a `cubex render --html` page in headless Chromium and checks it, with the standard
+library only: Chromium's DevTools protocol over --remote-debugging-pipe (fd 3: commands in, fd 4:
+replies out, each a JSON message ended by a NUL byte).
+
+    viewer_check.py CHROMIUM PAGE.html OUT_DIR
+
+Takes a screenshot, sends the key ArrowRight, takes another, and prints JSON: the label before
+and after, the number of distinct colours and of non-white pixels in the first screenshot, and
+how many pixels differ between the two. The screenshots are left in OUT_DIR (before.png,
+after.png). Exit status 0 when it could run the page, 3 when Chromium would not start."""
+import base64
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+
+def decode_png(data):
+    """RGB(A) 8-bit PNG -> (width, height, channels, rows of bytes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", None
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+            depth, colour, interlace = body[8], body[9], body[12]
+            assert depth == 8 and colour in (2, 6) and interlace == 0, "unexpected PNG format"
+            ch = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+    raw = zlib.decompress(idat)
+    stride = width * ch
+    rows, prev, i = [], bytearray(stride), 0
+    for _ in range(height):
+        f = raw[i]
+        line = bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - ch] if x >= ch else 0
+            b = prev[x]
+            c = prev[x - ch] if x >= ch else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, ch, rows
+
+
+class Browser:
+    def __init__(self, chromium, profile):
+        cmd_r, self.cmd_w = os.pipe()
+        self.resp_r, resp_w = os.pipe()
+
+        def child():
+            os.dup2(cmd_r, 3)
+            os.dup2(resp_w, 4)
+
+        self.proc = subprocess.Popen(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--remote-debugging-pipe", "--user-data-dir=" + profile, "--window-size=900,600",
+             "--no-first-run", "--no-default-browser-check", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.close(cmd_r)
+        os.close(resp_w)
+        self.next_id, self.buf = 0, b""
+
+    def call(self, method, params=None, session=None, timeout=30):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.cmd_w, json.dumps(msg).encode() + b"\0")
+        end = time.time() + timeout
+        while time.time() < end:
+            while b"\0" in self.buf:
+                raw, self.buf = self.buf.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") == self.next_id:
+                    if "error" in reply:
+                        raise RuntimeError("%s: %s" % (method, reply["error"]))
+                    return reply["result"]
+            chunk = os.read(self.resp_r, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed the pipe")
+            self.buf += chunk
+        raise RuntimeError("no reply to " + method)
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=5)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def main(chromium, page, out_dir):
+    with tempfile.TemporaryDirectory() as profile:
+        try:
+            b = Browser(chromium, profile)
+            target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        except (OSError, RuntimeError) as e:
+            print(json.dumps({"error": str(e)}))
+            return 3
+        try:
+            s = b.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            b.call("Page.enable", session=s)
+            b.call("Page.navigate", {"url": "file://" + os.path.abspath(page)}, session=s)
+
+            def evaluate(expr):
+                r = b.call("Runtime.evaluate", {"expression": expr, "returnByValue": True},
+                           session=s)
+                return r["result"].get("value")
+
+            for _ in range(100):
+                if evaluate("document.readyState") == "complete" and evaluate(
+                        "!!document.getElementById('label')"):
+                    break
+                time.sleep(0.1)
+            time.sleep(0.3)
+
+            def shot(name):
+                png = base64.b64decode(
+                    b.call("Page.captureScreenshot", {"format": "png"}, session=s)["data"])
+                with open(os.path.join(out_dir, name), "wb") as f:
+                    f.write(png)
+                return decode_png(png)
+
+            label_before = evaluate("document.getElementById('label').textContent")
+            w, h, ch, before = shot("before.png")
+            b.call("Input.dispatchKeyEvent", {"type": "keyDown", "key": "ArrowRight",
+                                              "code": "ArrowRight", "windowsVirtualKeyCode": 39},
+                   session=s)
+            b.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": "ArrowRight",
+                                              "code": "ArrowRight", "windowsVirtualKeyCode": 39},
+                   session=s)
+            time.sleep(0.3)
+            label_after = evaluate("document.getElementById('label').textContent")
+            w2, h2, ch2, after = shot("after.png")
+            colours, ink, changed = set(), 0, 0
+            for y in range(h):
+                r0 = before[y]
+                r1 = after[y] if y < h2 else b""
+                for x in range(0, w * ch, ch):
+                    px = r0[x:x + 3]
+                    colours.add(px)
+                    ink += px != b"\xff\xff\xff"
+                    changed += r1[x:x + 3] != px
+            print(json.dumps({"label_before": label_before, "label_after": label_after,
+                              "width": w, "height": h, "colours": len(colours), "ink": ink,
+                              "changed": changed}))
+            return 0
+        finally:
+            b.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
