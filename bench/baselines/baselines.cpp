@@ -371,6 +371,7 @@ Run cadical_run(const Problem& pb, bool all, double limit_s, const Visit& visit)
   Run r;
   Deadline deadline(deadline_after(t0, limit_s));
   CaDiCaL::Solver sat;
+  sat.set("quiet", 1);
   sat.connect_terminator(&deadline);
   {
     const Cnf f = build_cnf(pb);

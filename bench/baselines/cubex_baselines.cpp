@@ -148,7 +148,7 @@ std::string machine_note() {
 std::string fmt_seconds(double s) {
   char buf[32];
   if (s < 0.001) {
-    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
   } else if (s < 1) {
     std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
   } else {
