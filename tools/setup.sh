@@ -4,16 +4,17 @@
 #
 #   tools/setup.sh               install what is missing, build, solve the default puzzle
 #   tools/setup.sh --deps-only   only install what is missing
-#   tools/setup.sh --baselines   also install CBC and CaDiCaL (for -DCUBEX_BASELINES=ON)
+#   tools/setup.sh --baselines   also install CBC and CaDiCaL and build with -DCUBEX_BASELINES=ON
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 deps_only=0
+baselines=OFF
 pkgs=(cmake g++ make libboost-program-options-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
 for arg in "$@"; do
   case "$arg" in
     --deps-only) deps_only=1 ;;
-    --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config) ;;
+    --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config); baselines=ON ;;
     -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
@@ -33,7 +34,7 @@ if ((${#missing[@]})); then
 fi
 ((deps_only)) && exit 0
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=$baselines >/dev/null
 cmake --build build -j "$(nproc)"
 echo
 ./build/cubex solve puzzles/voxel/soma.json
