@@ -99,8 +99,8 @@ TEST(Baselines, HappyCubeSeedModelFindsTheSameSolutions) {
     const auto p = cubex::load_puzzle(seed(k));
     const cubex::happycube::Model* m = cubex::happycube::model_of(*p);
     ASSERT_NE(m, nullptr);
-    const SolutionSet dlx = collect(
-        [&](const bl::Visit& v) { return bl::dlx_run(p->problem(), true, kLimit, v); });
+    const SolutionSet dlx =
+        collect([&](const bl::Visit& v) { return bl::dlx_run(p->problem(), true, kLimit, v); });
     bl::SeedRun sr;
     const SolutionSet first = collect([&](const bl::Visit& v) {
       sr = bl::happy_seed_run(*m, false, kLimit, v);
@@ -136,8 +136,8 @@ TEST(Baselines, HappyCubeSeedModelFindsTheSameSolutions) {
   // A few more of the seed model's solutions (each re-solve takes CBC a while): distinct cubes,
   // all among the DLX solutions.
   const auto p = cubex::load_puzzle(seed(2));
-  const SolutionSet dlx = collect(
-      [&](const bl::Visit& v) { return bl::dlx_run(p->problem(), true, kLimit, v); });
+  const SolutionSet dlx =
+      collect([&](const bl::Visit& v) { return bl::dlx_run(p->problem(), true, kLimit, v); });
   const SolutionSet some = collect(
       [&](const bl::Visit& v) {
         return bl::happy_seed_run(*cubex::happycube::model_of(*p), true, kLimit, v).run;
@@ -158,8 +158,8 @@ TEST(Baselines, SomaAndLTricubesFirstSolutionsAgree) {
 TEST(Baselines, LTricubesSatEnumerationEqualsDlx) {
   const auto p = cubex::load_puzzle(cubex::test::source_file("puzzles/voxel/l-tricubes.json"));
   bl::Run rd, rs;
-  const SolutionSet dlx = collect(
-      [&](const bl::Visit& v) { return bl::dlx_run(p->problem(), true, kLimit, v); }, &rd);
+  const SolutionSet dlx =
+      collect([&](const bl::Visit& v) { return bl::dlx_run(p->problem(), true, kLimit, v); }, &rd);
   const SolutionSet sat = collect(
       [&](const bl::Visit& v) { return bl::cadical_run(p->problem(), true, kLimit, v); }, &rs);
   EXPECT_TRUE(rd.finished && rs.finished);
@@ -244,7 +244,8 @@ TEST(Baselines, RandomMatricesEnumerationAgrees) {
 
 // The 2x1x1 box from two Rubens sets has items with multiplicity 2: first solutions agree.
 TEST(Baselines, MultiplicityFirstSolutionsAgree) {
-  const auto p = cubex::load_puzzle(cubex::test::source_file("puzzles/happycube/rubens_box_2x1x1.json"));
+  const auto p =
+      cubex::load_puzzle(cubex::test::source_file("puzzles/happycube/rubens_box_2x1x1.json"));
   ASSERT_TRUE(p->problem().has_multiplicities());
   expect_first_agree(*p, true);
 }
@@ -252,10 +253,9 @@ TEST(Baselines, MultiplicityFirstSolutionsAgree) {
 TEST(Baselines, CommandLineWritesTheIssueSchema) {
   cubex::test::TempDir dir;
   const std::string out = dir / "b.json", svg = dir / "b.svg";
-  const std::string cmd = std::string("'") + CUBEX_BASELINES_EXE + "' --time-limit 20 --json '" +
-                          out + "' --svg '" + svg + "' '" +
-                          cubex::test::source_file("puzzles/dlx/knuth-example.dlx") +
-                          "' >/dev/null 2>&1";
+  const std::string cmd =
+      std::string("'") + CUBEX_BASELINES_EXE + "' --time-limit 20 --json '" + out + "' --svg '" +
+      svg + "' '" + cubex::test::source_file("puzzles/dlx/knuth-example.dlx") + "' >/dev/null 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const auto j = nlohmann::json::parse(cubex::test::slurp(out));
   ASSERT_EQ(j["results"].size(), 1u);

@@ -105,14 +105,15 @@ MipStatus cbc_solve(const OsiClpSolverInterface& si, double seconds, std::vector
   data.useSignalHandler_ = false;
   CbcMain0(model, data);
   const std::string sec = std::to_string(seconds);
-  const char* argv[] = {"cubex-baselines", "-log", "0", "-slog", "0", "-sec",
+  const char* argv[] = {"cubex-baselines", "-log",   "0",    "-slog", "0", "-sec",
                         sec.c_str(),       "-solve", "-quit"};
-  CbcMain1(static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; },
-           data);
+  CbcMain1(
+      static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
   if (model.isProvenInfeasible()) return MipStatus::kInfeasible;
   // When preprocessing alone solves the program, CBC leaves the solution in bestSolution() with
   // a solution count of 0; the caller verifies whatever comes back.
-  if (model.bestSolution() != nullptr && (model.isProvenOptimal() || model.getSolutionCount() > 0)) {
+  if (model.bestSolution() != nullptr &&
+      (model.isProvenOptimal() || model.getSolutionCount() > 0)) {
     const int n = model.getNumCols();
     x.assign(model.bestSolution(), model.bestSolution() + n);
     objective = model.getObjValue();
@@ -172,7 +173,8 @@ OsiClpSolverInterface build_lp(const Problem& pb) {
     for (ItemId i : pb.option(o)) col.insert(static_cast<int>(i), 1.0);
     matrix.appendCol(col);
   }
-  std::vector<double> collb(static_cast<std::size_t>(n), 0.0), colub(static_cast<std::size_t>(n), 1.0);
+  std::vector<double> collb(static_cast<std::size_t>(n), 0.0),
+      colub(static_cast<std::size_t>(n), 1.0);
   std::vector<double> obj(static_cast<std::size_t>(n), 0.0);
   std::vector<double> rowlb(static_cast<std::size_t>(m)), rowub(static_cast<std::size_t>(m));
   for (ItemId i = 0; i < pb.num_items(); ++i) {
@@ -247,7 +249,7 @@ void cardinality(Cnf& f, const std::vector<int>& x, std::uint32_t lo, std::uint3
     const int xi = x[static_cast<std::size_t>(i - 1)];
     for (int j = 1; j <= std::min(i, k); ++j) {
       const int v = r[i][j] = f.fresh();
-      const int prev_j = j <= i - 1 ? r[i - 1][j] : 0;  // 0: constant false
+      const int prev_j = j <= i - 1 ? r[i - 1][j] : 0;       // 0: constant false
       const int prev_j1 = j - 1 >= 1 ? r[i - 1][j - 1] : 0;  // j == 1: constant true
       if (prev_j) f.clause({-prev_j, v});
       if (j == 1) {
@@ -450,7 +452,8 @@ SeedRun happy_seed_run(const happycube::Model& model, bool all, double limit_s,
         for (int flip = 0; flip < (type.may_flip ? 2 : 1); ++flip)
           for (int k = 0; k < 4; ++k) {
             const int j = static_cast<int>(vars.size());
-            vars.push_back({t, c, f, flip == 1, k, happycube::orient(type.copy_tiles[c], k, flip == 1)});
+            vars.push_back(
+                {t, c, f, flip == 1, k, happycube::orient(type.copy_tiles[c], k, flip == 1)});
             piece_rows.back().push_back(j);
             place_rows[f].push_back(j);
           }
@@ -530,7 +533,8 @@ SeedRun happy_seed_run(const happycube::Model& model, bool all, double limit_s,
   // cube agrees with this one on at most (faces - 1) of the chosen options.
   const auto nogood = [&](const std::vector<int>& chosen, CoinPackedVector& cut) {
     for (int j : chosen)
-      for (int k : vars_of_option[static_cast<std::size_t>(option_of_var[static_cast<std::size_t>(j)])])
+      for (int k :
+           vars_of_option[static_cast<std::size_t>(option_of_var[static_cast<std::size_t>(j)])])
         cut.insert(k, 1.0);
     return static_cast<double>(chosen.size()) - 1.0;
   };

@@ -67,10 +67,9 @@ CnfSize cnf_size(const Problem& pb);
 struct SeedRun {
   Run run;
   int variables = 0, rows = 0;
-  double first_cost = -1;     // objective of the first (optimal) solution; -1 if none
-  std::string error;          // a seed solution that maps to no option set (a bug)
+  double first_cost = -1;  // objective of the first (optimal) solution; -1 if none
+  std::string error;       // a seed solution that maps to no option set (a bug)
 };
-SeedRun happy_seed_run(const happycube::Model& model, bool all, double limit_s,
-                       const Visit& visit);
+SeedRun happy_seed_run(const happycube::Model& model, bool all, double limit_s, const Visit& visit);
 
 }  // namespace cubex::baselines

@@ -3,13 +3,14 @@
 // own integer program. Every solution a baseline returns is verified twice: against the matrix
 // (check_solution) and by the puzzle's own verifier (the path of `cubex verify`).
 //
-//   cubex-baselines [--time-limit S] [--all-max N] [--json OUT] [--svg OUT] PUZZLE...
+//   cubex-baselines [--time-limit S] [--all-time-limit A] [--all-max N] [--json OUT]
+//                   [--svg OUT] PUZZLE...
 //
 // Per instance and solver: the time to a first solution (or to proving there is none), capped at
 // S seconds; when dancing links finds at most N solutions in all (a "small" puzzle), every solver
-// also enumerates them (MILP: a no-good cut per solution; SAT: a blocking clause), capped at S
-// seconds, and the solution sets must be equal. Exit status: 0 when every check passed, 1 when a
-// solution failed verification or two solvers disagreed, 2 for bad arguments or input.
+// also enumerates them (MILP: a no-good cut per solution; SAT: a blocking clause), capped at A
+// seconds (default S), and the solution sets must be equal. Exit status: 0 when every check passed,
+// 1 when a solution failed verification or two solvers disagreed, 2 for bad arguments or input.
 //
 // Built only with -DCUBEX_BASELINES=ON.
 #include <sched.h>
@@ -40,6 +41,7 @@ namespace {
 
 struct Options {
   double time_limit = 20;
+  double all_time_limit = -1;  // default: time_limit
   std::uint64_t all_max = 6000;
   std::string json_out, svg_out;
   std::vector<std::string> files;
@@ -47,7 +49,8 @@ struct Options {
 
 [[noreturn]] void usage_error(const std::string& what) {
   std::cerr << "cubex-baselines: " << what
-            << "\nusage: cubex-baselines [--time-limit S] [--all-max N] [--json OUT] [--svg OUT] "
+            << "\nusage: cubex-baselines [--time-limit S] [--all-time-limit S] [--all-max N] "
+               "[--json OUT] [--svg OUT] "
                "PUZZLE...\n";
   std::exit(2);
 }
@@ -66,6 +69,11 @@ Options parse(int argc, char** argv) {
         const std::string v = value();
         o.time_limit = std::stod(v, &used);
         if (used != v.size() || !(o.time_limit > 0)) throw std::invalid_argument(v);
+      } else if (a == "--all-time-limit") {
+        std::size_t used = 0;
+        const std::string v = value();
+        o.all_time_limit = std::stod(v, &used);
+        if (used != v.size() || !(o.all_time_limit > 0)) throw std::invalid_argument(v);
       } else if (a == "--all-max") {
         std::size_t used = 0;
         const std::string v = value();
@@ -76,10 +84,13 @@ Options parse(int argc, char** argv) {
       } else if (a == "--svg") {
         o.svg_out = value();
       } else if (a == "-h" || a == "--help") {
-        std::cout << "usage: cubex-baselines [--time-limit S] [--all-max N] [--json OUT] "
+        std::cout << "usage: cubex-baselines [--time-limit S] [--all-time-limit S] [--all-max N] "
+                     "[--json OUT] "
                      "[--svg OUT] PUZZLE...\n"
                      "  --time-limit S  cap per solver and instance, first solution and "
                      "enumeration each (default 20)\n"
+                     "  --all-time-limit S  cap for each enumeration instead (default: the "
+                     "--time-limit)\n"
                      "  --all-max N     enumerate with every solver when dancing links finds at "
                      "most N solutions (default 6000)\n"
                      "  --json OUT      results as JSON\n"
@@ -95,6 +106,7 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.files.empty()) usage_error("expected at least one puzzle file");
+  if (o.all_time_limit < 0) o.all_time_limit = o.time_limit;
   return o;
 }
 
@@ -121,7 +133,6 @@ struct Instance {
   std::uint64_t seed_distinct = 0;  // distinct option sets among the seed model's solutions
   std::vector<std::string> problems;
 };
-
 
 std::string machine_note() {
   cpu_set_t set;
@@ -159,7 +170,8 @@ std::string fmt_seconds(double s) {
 
 std::string with_commas(std::uint64_t v) {
   std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
 
@@ -235,8 +247,7 @@ SolutionSet all_run(Instance& in, const char* who, Cell& c, F&& run) {
   c.all_complete = r.finished;
   c.all_seconds = r.seconds;
   c.solutions = r.solutions;
-  if (repeats > 0)
-    in.problems.push_back(std::string(who) + ": returned the same solution twice");
+  if (repeats > 0) in.problems.push_back(std::string(who) + ": returned the same solution twice");
   return found;
 }
 
@@ -279,9 +290,9 @@ Instance run_instance(const std::string& file, const Options& opt) {
   }
 
   // Enumeration: dancing links first (it decides whether the puzzle is small).
-  SolutionSet reference = all_run(in, "dlx", in.dlx, [&](const bl::Visit& v) {
-    return bl::dlx_run(pb, true, lim, v);
-  });
+  const double alim = opt.all_time_limit;
+  SolutionSet reference = all_run(
+      in, "dlx", in.dlx, [&](const bl::Visit& v) { return bl::dlx_run(pb, true, alim, v); });
   if (!in.dlx.all_complete || in.dlx.solutions > opt.all_max) return in;
   for (const auto& s : reference) {
     if (std::string e = verify(*puzzle, s); !e.empty()) {
@@ -300,19 +311,19 @@ Instance run_instance(const std::string& file, const Options& opt) {
       in.problems.push_back(std::string(who) + ": found " + std::to_string(got.size()) +
                             " distinct solutions, dancing links " +
                             std::to_string(reference.size()));
-    if (!c.all_complete && !std::includes(reference.begin(), reference.end(), got.begin(),
-                                          got.end()))
+    if (!c.all_complete &&
+        !std::includes(reference.begin(), reference.end(), got.begin(), got.end()))
       in.problems.push_back(std::string(who) + ": found a solution dancing links did not");
   };
   compare("cbc", in.cbc, all_run(in, "cbc", in.cbc, [&](const bl::Visit& v) {
-            return bl::cbc_run(pb, true, lim, v);
+            return bl::cbc_run(pb, true, alim, v);
           }));
   compare("cadical", in.cadical, all_run(in, "cadical", in.cadical, [&](const bl::Visit& v) {
-            return bl::cadical_run(pb, true, lim, v);
+            return bl::cadical_run(pb, true, alim, v);
           }));
   if (model != nullptr) {
     const SolutionSet got = all_run(in, "cbc_seed", in.seed, [&](const bl::Visit& v) {
-      bl::SeedRun sr = bl::happy_seed_run(*model, true, lim, v);
+      bl::SeedRun sr = bl::happy_seed_run(*model, true, alim, v);
       if (!sr.error.empty()) in.problems.push_back("cbc_seed: " + sr.error);
       return sr.run;
     });
@@ -353,9 +364,9 @@ std::string markdown(const std::vector<Instance>& all, const Options& opt) {
       const bool subset = in.seed.ran_all && in.problems.empty();
       o << "| " << in.name << " | " << in.seed_vars << " | " << in.seed_rows << " | "
         << first_cell(in.seed, opt.time_limit) << " | " << in.seed_cost << " | "
-        << (in.seed.ran_all ? fmt_seconds(in.seed.all_seconds) +
-                                  (in.seed.all_complete ? "" : " (capped)")
-                            : "-")
+        << (in.seed.ran_all
+                ? fmt_seconds(in.seed.all_seconds) + (in.seed.all_complete ? "" : " (capped)")
+                : "-")
         << " | " << (in.seed.ran_all ? with_commas(in.seed_distinct) : "-") << " | "
         << (!in.seed.ran_all ? "-"
             : same           ? "yes"
@@ -366,8 +377,9 @@ std::string markdown(const std::vector<Instance>& all, const Options& opt) {
   }
   o << "\nTimes are wall clock per solver and instance, including building that solver's model "
        "from the compiled matrix; capped at "
-    << opt.time_limit << " s each. \"all\": every solution (no-good cuts for CBC, blocking "
-                         "clauses for CaDiCaL), run when dancing links finds at most "
+    << opt.time_limit << " s each (first solution) and " << opt.all_time_limit
+    << " s (all solutions). \"all\": every solution (no-good cuts for CBC, blocking "
+       "clauses for CaDiCaL), run when dancing links finds at most "
     << opt.all_max << ".\nMachine: " << machine_note() << ".\n";
   return o.str();
 }
@@ -375,9 +387,8 @@ std::string markdown(const std::vector<Instance>& all, const Options& opt) {
 json to_json(const std::vector<Instance>& all, const Options& opt) {
   json results = json::array();
   for (const Instance& in : all) {
-    json solvers = {{"dlx", cell_json(in.dlx)},
-                    {"cbc", cell_json(in.cbc)},
-                    {"cadical", cell_json(in.cadical)}};
+    json solvers = {
+        {"dlx", cell_json(in.dlx)}, {"cbc", cell_json(in.cbc)}, {"cadical", cell_json(in.cadical)}};
     if (in.has_seed) {
       json s = cell_json(in.seed);
       s["variables"] = in.seed_vars;
@@ -398,6 +409,7 @@ json to_json(const std::vector<Instance>& all, const Options& opt) {
   }
   return {{"results", results},
           {"time_limit_seconds", opt.time_limit},
+          {"all_time_limit_seconds", opt.all_time_limit},
           {"all_max", opt.all_max},
           {"machine", machine_note()}};
 }
@@ -406,11 +418,20 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -428,7 +449,7 @@ std::string svg_chart(const std::vector<Instance>& all, const Options& opt) {
                            {"CBC", "#c05621", &Instance::cbc},
                            {"CaDiCaL", "#2f855a", &Instance::cadical},
                            {"CBC seed model", "#805ad5", &Instance::seed}};
-  double lo = 1e-4, hi = opt.time_limit;
+  double lo = 1e-4, hi = std::max(opt.time_limit, opt.all_time_limit);
   for (const Instance& in : all)
     for (const Series& s : series) {
       const Cell& c = in.*s.cell;
@@ -447,22 +468,23 @@ std::string svg_chart(const std::vector<Instance>& all, const Options& opt) {
        "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#fff\" "
        "opacity=\"0.6\"/></pattern></defs>\n";
   o << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
-  o << "<text x=\"" << left << "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">cubex "
+  o << "<text x=\"" << left
+    << "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">cubex "
        "baselines: dancing links, CBC and CaDiCaL on the same exact-cover matrices (seconds, log "
        "scale)</text>\n";
   o << "<text x=\"" << left << "\" y=\"38\">" << xml_escape(machine_note()) << "; capped at "
-    << opt.time_limit << " s (hatched bars hit the cap)</text>\n";
+    << opt.time_limit << " s (first) and " << opt.all_time_limit
+    << " s (all); hatched bars hit the cap</text>\n";
   for (std::size_t k = 0; k < 4; ++k) {
     const int x = left + static_cast<int>(k) * 150;
-    o << "<rect x=\"" << x << "\" y=\"46\" width=\"10\" height=\"10\" fill=\""
-      << series[k].colour << "\"/><text x=\"" << x + 14 << "\" y=\"55\">" << series[k].label
-      << "</text>\n";
+    o << "<rect x=\"" << x << "\" y=\"46\" width=\"10\" height=\"10\" fill=\"" << series[k].colour
+      << "\"/><text x=\"" << x + 14 << "\" y=\"55\">" << series[k].label << "</text>\n";
   }
   for (int panel = 0; panel < 2; ++panel) {
     const int y0 = top + 20 + panel * (panel_h + gap);
     const auto ypos = [&](double s) {
-      const double f = (std::log10(std::clamp(s, std::pow(10.0, dlo), std::pow(10.0, dhi))) - dlo) /
-                       (dhi - dlo);
+      const double f =
+          (std::log10(std::clamp(s, std::pow(10.0, dlo), std::pow(10.0, dhi))) - dlo) / (dhi - dlo);
       return y0 + panel_h - f * panel_h;
     };
     o << "<text x=\"" << left << "\" y=\"" << y0 - 6 << "\" font-weight=\"bold\">"
