@@ -4,17 +4,18 @@
 #
 #   tools/setup.sh               install what is missing, build, solve the default puzzle
 #   tools/setup.sh --deps-only   only install what is missing
-#   tools/setup.sh --baselines   also install CBC and CaDiCaL (for -DCUBEX_BASELINES=ON)
+#   tools/setup.sh --baselines   also install CBC and CaDiCaL and build with -DCUBEX_BASELINES=ON
 #   tools/setup.sh --test        also install what the tests use: chromium (the HTML viewer test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 deps_only=0
+baselines=OFF
 pkgs=(cmake g++ make libboost-program-options-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
 for arg in "$@"; do
   case "$arg" in
     --deps-only) deps_only=1 ;;
-    --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config) ;;
+    --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config); baselines=ON ;;
     --test) pkgs+=(chromium python3) ;;
     -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
@@ -35,7 +36,7 @@ if ((${#missing[@]})); then
 fi
 ((deps_only)) && exit 0
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=$baselines >/dev/null
 cmake --build build -j "$(nproc)"
 echo
 ./build/cubex solve puzzles/voxel/soma.json
