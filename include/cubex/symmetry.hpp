@@ -102,11 +102,37 @@ class SymmetricSolver {
   // The image of option o under group element g.
   OptionId image(std::size_t g, OptionId o) const { return option_perm_[g][o]; }
   std::size_t group_order() const { return group_.order(); }
+  // Elements that move no item.
+  std::size_t kernel() const { return kernel_; }
+  bool anchored() const { return anchored_; }
+
+  // The two halves of solve(), for callers that run the search themselves (with threads, work
+  // units and checkpoints): search `restricted()` (the problem with the anchor's options cut to
+  // one per orbit) and pass each solution found to judge(). It returns orbit = 0 when the
+  // solution is not the canonical one of its class (the class is met elsewhere), else the class
+  // size and whether some element that moves items fixes it; `original` receives the solution
+  // as sorted options of the original problem. judge() is const and may run on several threads
+  // at once, each with its own `original`.
+  struct Verdict {
+    std::uint64_t orbit = 0;
+    bool symmetric = false;
+  };
+  const Problem& restricted() const { return restricted_; }
+  Verdict judge(std::span<const OptionId> solution, std::vector<OptionId>& original) const;
 
  private:
+  void restrict();
+
   const Problem& problem_;
   ItemGroup group_;
   std::vector<std::vector<OptionId>> option_perm_;  // [g][option]
+  std::size_t kernel_ = 1;
+  bool anchored_ = false;
+  Problem restricted_;
+  std::vector<OptionId> original_;                // option of restricted_ -> of problem_
+  std::vector<bool> is_anchor_option_;            // options of problem_
+  std::vector<std::vector<std::uint32_t>> stab_;  // stabiliser of each anchor representative
+  std::vector<std::uint32_t> whole_group_;
 };
 
 }  // namespace cubex

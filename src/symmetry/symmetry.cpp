@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace cubex {
 
@@ -53,20 +54,19 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group)
       option_perm_[g][o] = it->second;
     }
   }
+  restrict();
 }
 
 SymmetricSolver::~SymmetricSolver() = default;
 
-SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& limits) {
+void SymmetricSolver::restrict() {
   const Problem& p = problem_;
   const std::size_t order = group_.order();
-  SymmetryStats out;
-  out.group_order = order;
-  out.kernel = 0;
+  kernel_ = 0;
   for (const auto& perm : group_.perm) {
     bool moves = false;
     for (ItemId i = 0; i < perm.size() && !moves; ++i) moves = perm[i] != i;
-    out.kernel += !moves;
+    kernel_ += !moves;
   }
 
   // Options containing each item.
@@ -97,67 +97,78 @@ SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& lim
       best_reps = reps;
     }
   }
-  out.anchored = anchor.has_value() && order > 1;
+  anchored_ = anchor.has_value() && order > 1;
 
   // The restricted problem: the anchor keeps one option per orbit.
   std::vector<bool> keep(p.num_options(), true);
-  std::vector<bool> is_anchor_option(p.num_options(), false);
-  std::vector<std::vector<std::uint32_t>> stab(p.num_options());  // for anchor representatives
-  std::vector<std::uint32_t> whole_group(order);
-  for (std::size_t g = 0; g < order; ++g) whole_group[g] = static_cast<std::uint32_t>(g);
-  if (out.anchored) {
+  is_anchor_option_.assign(p.num_options(), false);
+  stab_.assign(p.num_options(), {});
+  whole_group_.resize(order);
+  for (std::size_t g = 0; g < order; ++g) whole_group_[g] = static_cast<std::uint32_t>(g);
+  if (anchored_) {
     for (OptionId o : options_of[*anchor]) {
-      is_anchor_option[o] = true;
+      is_anchor_option_[o] = true;
       keep[o] = is_rep(o);
       if (!keep[o]) continue;
       for (std::size_t g = 0; g < order; ++g)
-        if (option_perm_[g][o] == o) stab[o].push_back(static_cast<std::uint32_t>(g));
+        if (option_perm_[g][o] == o) stab_[o].push_back(static_cast<std::uint32_t>(g));
     }
   }
-  Problem q;
   for (const Item& it : p.items()) {
     if (it.primary) {
-      q.add_primary(it.name, it.lo, it.hi);
+      restricted_.add_primary(it.name, it.lo, it.hi);
     } else {
-      q.add_secondary(it.name);
+      restricted_.add_secondary(it.name);
     }
   }
-  std::vector<OptionId> original;
   for (OptionId o = 0; o < p.num_options(); ++o) {
     if (!keep[o]) continue;
-    q.add_option(p.option(o));
-    original.push_back(o);
+    restricted_.add_option(p.option(o));
+    original_.push_back(o);
   }
+}
 
-  // Search, keeping a solution when it is the smallest of its images under the stabiliser.
-  std::vector<OptionId> sol, img;
+SymmetricSolver::Verdict SymmetricSolver::judge(std::span<const OptionId> solution,
+                                                std::vector<OptionId>& sol) const {
+  sol.clear();
+  for (OptionId o : solution) sol.push_back(original_[o]);
+  std::sort(sol.begin(), sol.end());
+  const std::vector<std::uint32_t>* elems = &whole_group_;
+  if (anchored_) {
+    for (OptionId o : sol)
+      if (is_anchor_option_[o]) elems = &stab_[o];
+  }
+  std::uint64_t fixers = 0;
+  std::vector<OptionId> img;
+  img.reserve(sol.size());
+  for (std::uint32_t g : *elems) {
+    img.clear();
+    for (OptionId o : sol) img.push_back(option_perm_[g][o]);
+    std::sort(img.begin(), img.end());
+    if (img < sol) return {};  // not canonical: its class is met elsewhere
+    fixers += img == sol;
+  }
+  return {group_.order() / fixers, fixers > kernel_};
+}
+
+SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& limits) {
+  SymmetryStats out;
+  out.group_order = group_.order();
+  out.kernel = kernel_;
+  out.anchored = anchored_;
+  std::vector<OptionId> sol;
   auto on_solution = [&](std::span<const OptionId> s) {
-    sol.clear();
-    for (OptionId o : s) sol.push_back(original[o]);
-    std::sort(sol.begin(), sol.end());
-    const std::vector<std::uint32_t>* elems = &whole_group;
-    if (out.anchored) {
-      for (OptionId o : sol)
-        if (is_anchor_option[o]) elems = &stab[o];
-    }
-    std::uint64_t fixers = 0;
-    for (std::uint32_t g : *elems) {
-      img.clear();
-      for (OptionId o : sol) img.push_back(option_perm_[g][o]);
-      std::sort(img.begin(), img.end());
-      if (img < sol) return true;  // not canonical: its orbit is counted elsewhere
-      fixers += img == sol;
-    }
-    const std::uint64_t orbit = order / fixers;
+    const Verdict v = judge(s, sol);
+    if (!v.orbit) return true;
     ++out.unique;
-    out.total += orbit;
-    out.symmetric += fixers > out.kernel;
-    if (visit && !(*visit)(sol, orbit)) return false;
+    out.total += v.orbit;
+    out.symmetric += v.symmetric;
+    if (visit && !(*visit)(sol, v.orbit)) return false;
     return !(limits.max_solutions && out.unique >= limits.max_solutions);
   };
   SolveLimits inner;
   inner.stop = limits.stop;
-  out.search = Solver(q).solve(on_solution, inner);
+  out.search = Solver(restricted_).solve(on_solution, inner);
   return out;
 }
 
