@@ -54,13 +54,22 @@ struct SolveStats {
   double seconds = 0;           // wall-clock time of the search
 };
 
+// The search backends. Both walk the same tree (same item choices, same order of children) and
+// give the same solutions in the same order; they differ only in speed and in what they accept.
+//   kLinks:  dancing links (Algorithms X and M): every problem, multiplicities included.
+//   kBitset: live-option bitsets: problems without multiplicities (every primary item 1..1),
+//            usually several times faster on puzzle-sized matrices.
+//   kAuto:   kBitset where it applies, else kLinks.
+enum class Backend { kAuto, kLinks, kBitset };
+
 namespace detail {
-struct Dlx;
+class Engine;
 }
 
 class Solver {
  public:
-  explicit Solver(const Problem& problem);
+  // Throws std::invalid_argument when `backend` is kBitset and the problem has multiplicities.
+  explicit Solver(const Problem& problem, Backend backend = Backend::kAuto);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
@@ -73,10 +82,15 @@ class Solver {
   std::optional<std::vector<OptionId>> first();
 
   const Problem& problem() const { return problem_; }
+  // The backend in use (never kAuto).
+  Backend backend() const { return backend_; }
 
  private:
+  detail::Engine& engine();
+
   const Problem& problem_;
-  std::unique_ptr<detail::Dlx> dlx_;
+  Backend backend_;
+  std::unique_ptr<detail::Engine> engine_;
 };
 
 }  // namespace cubex

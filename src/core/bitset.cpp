@@ -1,0 +1,289 @@
+// The bitset backend: plain exact cover (every primary item 1..1, secondary items at most once)
+// as bit operations on the set of live options.
+//
+// State at search level L is one bitset `live[L]` over the options (bit o set: option o is still
+// compatible with the options chosen so far) and one bitset `open[L]` over the primary items not
+// yet covered. Choosing option x gives the child
+//     live[L+1] = live[L] & ~col[j] for every item j of x,     open[L+1] = open[L] - items(x),
+// where col[j] is the set of options that contain j: this removes x and every option that
+// conflicts with it, primary or secondary alike, with no branch on the item's kind. Nothing is
+// undone on backtracking: the parent's level is still there. The number of ways to cover item i
+// is popcount(live[L] & col[i]); the item with the fewest (ties: the first) is branched on, its
+// options in increasing index order - exactly the tree of the dancing-links backend, which the
+// tests check node for node.
+//
+// col[i] is stored sparsely, as the (word, mask) pairs of its non-zero 64-bit words: an item met
+// by few options (a piece of a polycube puzzle, whose placements are consecutive) costs a few
+// words, not the width of the matrix.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "engine.hpp"
+
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+
+namespace cubex::detail {
+
+namespace {
+
+struct Tables {
+  std::uint32_t m = 0;      // options
+  std::uint32_t words = 0;  // 64-bit words of an option bitset
+  std::uint32_t n1 = 0;     // primary items (internal ids 0..n1-1; secondaries follow)
+  std::uint32_t pwords = 0; // 64-bit words of a primary-item bitset
+  std::vector<std::uint32_t> col_start;  // per internal item: its (word, mask) pairs
+  std::vector<std::uint32_t> col_word;
+  std::vector<std::uint64_t> col_mask;
+  std::vector<std::uint32_t> opt_start;  // per option: its internal items
+  std::vector<std::uint32_t> opt_items;
+
+  explicit Tables(const Problem& p) {
+    std::vector<std::uint32_t> internal(p.num_items());
+    for (ItemId i = 0; i < p.num_items(); ++i)
+      if (p.item(i).primary) internal[i] = n1++;
+    std::uint32_t n = n1;
+    for (ItemId i = 0; i < p.num_items(); ++i)
+      if (!p.item(i).primary) internal[i] = n++;
+    m = static_cast<std::uint32_t>(p.num_options());
+    words = (m + 63) / 64;
+    pwords = (n1 + 63) / 64;
+
+    opt_start.reserve(m + 1);
+    opt_start.push_back(0);
+    std::vector<std::vector<OptionId>> by_item(n);
+    for (OptionId o = 0; o < m; ++o) {
+      for (ItemId i : p.option(o)) {
+        opt_items.push_back(internal[i]);
+        by_item[internal[i]].push_back(o);
+      }
+      opt_start.push_back(static_cast<std::uint32_t>(opt_items.size()));
+    }
+    col_start.reserve(n + 1);
+    col_start.push_back(0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (OptionId o : by_item[i]) {  // increasing o: one pair per non-zero word
+        const std::uint32_t w = o / 64;
+        if (col_word.size() == col_start.back() || col_word.back() != w) {
+          col_word.push_back(w);
+          col_mask.push_back(0);
+        }
+        col_mask.back() |= std::uint64_t{1} << (o % 64);
+      }
+      col_start.push_back(static_cast<std::uint32_t>(col_word.size()));
+    }
+  }
+};
+
+class BitsetEngine final : public Engine {
+ public:
+  explicit BitsetEngine(std::shared_ptr<const Tables> t) : t_(std::move(t)) {
+    const std::size_t levels = std::size_t{t_->n1} + 2;
+    live_.assign(levels * t_->words, 0);
+    open_.assign(levels * t_->pwords, 0);
+    frame_.resize(levels);
+    chosen_.resize(levels);
+  }
+
+  std::unique_ptr<Engine> clone() const override { return std::make_unique<BitsetEngine>(t_); }
+
+  RunResult run(std::span<const std::uint32_t> prefix, std::uint32_t depth, SolutionVisitor* visit,
+                const SolveLimits& limits) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    RunResult r = search(prefix, depth, visit, limits);
+    r.st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
+
+ private:
+  struct Frame {
+    std::uint32_t item;  // the item branched on
+    std::uint32_t p;     // current (word, mask) pair of col[item]
+    std::uint64_t bits;  // candidates left in that word
+    std::uint32_t sib;   // index of the child being searched
+  };
+
+  // The primary item with the fewest live options at `level`; `best` gets their number.
+  std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
+    const Tables& t = *t_;
+    const std::uint64_t* live = &live_[std::size_t{level} * t.words];
+    const std::uint64_t* open = &open_[std::size_t{level} * t.pwords];
+    const std::uint32_t* cs = t.col_start.data();
+    const std::uint32_t* cw = t.col_word.data();
+    const std::uint64_t* cm = t.col_mask.data();
+    std::uint32_t chosen = 0;
+    best = UINT32_MAX;
+    for (std::uint32_t w = 0; w < t.pwords; ++w) {
+      for (std::uint64_t bits = open[w]; bits; bits &= bits - 1) {
+        const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        // Counting stops as soon as i cannot beat the best so far.
+        std::uint32_t c = 0;
+        for (std::uint32_t p = cs[i], e = cs[i + 1]; p < e && c < best; ++p)
+          c += static_cast<std::uint32_t>(__builtin_popcountll(live[cw[p]] & cm[p]));
+        if (c < best) {
+          best = c;
+          chosen = i;
+          if (c == 0) return chosen;
+        }
+      }
+    }
+    return chosen;
+  }
+
+  // Level `level + 1` = level `level` with option x chosen.
+  void descend(std::uint32_t level, std::uint32_t x) {
+    const Tables& t = *t_;
+    const std::uint64_t* src = &live_[std::size_t{level} * t.words];
+    std::uint64_t* dst = &live_[std::size_t{level + 1} * t.words];
+    std::memcpy(dst, src, sizeof(std::uint64_t) * t.words);
+    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
+                sizeof(std::uint64_t) * t.pwords);
+    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
+    const std::uint32_t* cs = t.col_start.data();
+    const std::uint32_t* cw = t.col_word.data();
+    const std::uint64_t* cm = t.col_mask.data();
+    for (std::uint32_t q = t.opt_start[x], qe = t.opt_start[x + 1]; q < qe; ++q) {
+      const std::uint32_t j = t.opt_items[q];
+      for (std::uint32_t p = cs[j], e = cs[j + 1]; p < e; ++p) dst[cw[p]] &= ~cm[p];
+      updates_ += cs[j + 1] - cs[j];
+      if (j < t.n1) open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
+    }
+  }
+
+  // Moves frame `level` to its next candidate; false when there is none.
+  bool next(std::uint32_t level, std::uint32_t& x) {
+    Frame& f = frame_[level];
+    const Tables& t = *t_;
+    const std::uint64_t* live = &live_[std::size_t{level} * t.words];
+    const std::uint32_t end = t.col_start[f.item + 1];
+    while (f.bits == 0) {
+      if (++f.p >= end) return false;
+      f.bits = live[t.col_word[f.p]] & t.col_mask[f.p];
+    }
+    x = t.col_word[f.p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
+    f.bits &= f.bits - 1;
+    return true;
+  }
+
+  void start_frame(std::uint32_t level, std::uint32_t item) {
+    Frame& f = frame_[level];
+    const Tables& t = *t_;
+    f.item = item;
+    f.p = t.col_start[item];
+    f.bits = f.p < t.col_start[item + 1]
+                 ? live_[std::size_t{level} * t.words + t.col_word[f.p]] & t.col_mask[f.p]
+                 : 0;
+    f.sib = 0;
+  }
+
+  bool is_open_empty(std::uint32_t level) const {
+    const std::uint64_t* open = &open_[std::size_t{level} * t_->pwords];
+    for (std::uint32_t w = 0; w < t_->pwords; ++w)
+      if (open[w]) return false;
+    return true;
+  }
+
+  RunResult search(std::span<const std::uint32_t> prefix, std::uint32_t depth,
+                   SolutionVisitor* visit, const SolveLimits& limits) {
+    const Tables& t = *t_;
+    RunResult r;
+    SolveStats& st = r.st;
+    updates_ = 0;
+    // Level 0: every option live, every primary item open.
+    std::fill_n(live_.begin(), t.words, ~std::uint64_t{0});
+    if (t.m % 64) live_[t.words - 1] = (std::uint64_t{1} << (t.m % 64)) - 1;
+    std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
+    if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
+
+    // Replay the prefix.
+    const std::uint32_t base = static_cast<std::uint32_t>(prefix.size());
+    for (std::uint32_t l = 0; l < base; ++l) {
+      std::uint32_t best;
+      if (is_open_empty(l)) return r;
+      const std::uint32_t i = choose(l, best);
+      if (prefix[l] >= best) return r;
+      start_frame(l, i);
+      std::uint32_t x = 0;
+      for (std::uint32_t k = 0; k <= prefix[l]; ++k) next(l, x);
+      frame_[l].sib = prefix[l];
+      chosen_[l] = x;
+      descend(l, x);
+    }
+    const std::uint32_t limit = depth ? base + depth : UINT32_MAX;
+
+    std::uint32_t level = base;
+    std::uint32_t x;
+  enter:
+    if (level == limit) {
+      ++r.frontier;
+      goto backup;
+    }
+    ++st.nodes;
+    if (limits.stop && (st.nodes & 1023) == 0 && limits.stop->load(std::memory_order_relaxed)) {
+      st.complete = false;
+      goto done;
+    }
+    if (is_open_empty(level)) {
+      ++st.solutions;
+      if (visit && !(*visit)(std::span<const OptionId>(chosen_.data(), level))) {
+        st.complete = false;
+        goto done;
+      }
+      if (limits.max_solutions && st.solutions >= limits.max_solutions) {
+        st.complete = false;
+        goto done;
+      }
+      goto backup;
+    }
+    {
+      std::uint32_t best;
+      const std::uint32_t i = choose(level, best);
+      if (best == 0) goto backup;
+      start_frame(level, i);
+      frame_[level].sib = UINT32_MAX;  // incremented to 0 by the first child
+    }
+  try_next:
+    if (!next(level, x)) goto backup;
+    ++frame_[level].sib;
+    chosen_[level] = x;
+    descend(level, x);
+    ++level;
+    goto enter;
+
+  backup:
+    if (level == base) goto done;
+    --level;
+    goto try_next;
+
+  done:
+    st.updates = updates_;
+    return r;
+  }
+
+  std::shared_ptr<const Tables> t_;
+  std::vector<std::uint64_t> live_;  // one bitset per level
+  std::vector<std::uint64_t> open_;
+  std::vector<Frame> frame_;
+  std::vector<OptionId> chosen_;
+  std::uint64_t updates_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
+  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p));
+}
+
+bool bitset_supported(const Problem& p) {
+  if (p.has_multiplicities() || p.num_options() == 0) return false;
+  if (!__builtin_cpu_supports("popcnt")) return false;
+  // Memory of the per-level stacks: (primary items + 2) x option words.
+  const std::size_t words = (p.num_options() + 63) / 64;
+  return (p.num_primary() + 2) * words * 8 <= (std::size_t{64} << 20);
+}
+
+}  // namespace cubex::detail
+
+#pragma GCC pop_options
