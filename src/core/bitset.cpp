@@ -17,6 +17,7 @@
 // words, not the width of the matrix.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -39,8 +40,10 @@ struct Tables {
   std::vector<std::uint64_t> col_mask;
   std::vector<std::uint32_t> opt_start;  // per option: its internal items
   std::vector<std::uint32_t> opt_items;
+  std::vector<std::uint64_t> dense;  // col[i] as `words` words, item after item
+  std::vector<OptionId> order;        // internal option -> the problem's option
 
-  explicit Tables(const Problem& p) {
+  Tables(const Problem& p, bool sort_options) {
     std::vector<std::uint32_t> internal(p.num_items());
     for (ItemId i = 0; i < p.num_items(); ++i)
       if (p.item(i).primary) internal[i] = n1++;
@@ -51,11 +54,24 @@ struct Tables {
     words = (m + 63) / 64;
     pwords = (n1 + 63) / 64;
 
+    // Internal option order: by sorted internal item list (pieces, then cells in a polycube
+    // file), so that options dying together share words and an item's options share few words.
+    std::vector<std::vector<std::uint32_t>> keys(m);
+    for (OptionId o = 0; o < m; ++o) {
+      for (ItemId i : p.option(o)) keys[o].push_back(internal[i]);
+      std::sort(keys[o].begin(), keys[o].end());
+    }
+    order.resize(m);
+    for (OptionId o = 0; o < m; ++o) order[o] = o;
+    if (sort_options) {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](OptionId a, OptionId b) { return keys[a] < keys[b]; });
+    }
     opt_start.reserve(m + 1);
     opt_start.push_back(0);
     std::vector<std::vector<OptionId>> by_item(n);
     for (OptionId o = 0; o < m; ++o) {
-      for (ItemId i : p.option(o)) {
+      for (ItemId i : p.option(order[o])) {
         opt_items.push_back(internal[i]);
         by_item[internal[i]].push_back(o);
       }
@@ -74,6 +90,10 @@ struct Tables {
       }
       col_start.push_back(static_cast<std::uint32_t>(col_word.size()));
     }
+    dense.assign(std::size_t{n} * words, 0);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t p = col_start[i]; p < col_start[i + 1]; ++p)
+        dense[std::size_t{i} * words + col_word[p]] = col_mask[p];
   }
 };
 
@@ -82,9 +102,12 @@ class BitsetEngine final : public Engine {
   explicit BitsetEngine(std::shared_ptr<const Tables> t) : t_(std::move(t)) {
     const std::size_t levels = std::size_t{t_->n1} + 2;
     live_.assign(levels * t_->words, 0);
+    nz_.assign(levels * t_->words, 0);
+    nzc_.assign(levels, 0);
     open_.assign(levels * t_->pwords, 0);
     frame_.resize(levels);
     chosen_.resize(levels);
+    out_.resize(levels);
   }
 
   std::unique_ptr<Engine> clone() const override { return std::make_unique<BitsetEngine>(t_); }
@@ -108,20 +131,29 @@ class BitsetEngine final : public Engine {
   // The primary item with the fewest live options at `level`; `best` gets their number.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
     const Tables& t = *t_;
-    const std::uint64_t* live = &live_[std::size_t{level} * t.words];
+    const std::size_t W = t.words;
+    const std::uint64_t* live = &live_[level * W];
+    const std::uint32_t* nz = &nz_[level * W];
+    const std::uint32_t nzc = nzc_[level];
     const std::uint64_t* open = &open_[std::size_t{level} * t.pwords];
-    const std::uint32_t* cs = t.col_start.data();
-    const std::uint32_t* cw = t.col_word.data();
-    const std::uint64_t* cm = t.col_mask.data();
     std::uint32_t chosen = 0;
     best = UINT32_MAX;
     for (std::uint32_t w = 0; w < t.pwords; ++w) {
       for (std::uint64_t bits = open[w]; bits; bits &= bits - 1) {
         const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-        // Counting stops as soon as i cannot beat the best so far.
+        // Counting walks i's non-zero words or the live non-zero words, whichever are fewer,
+        // and stops as soon as i cannot beat the best so far.
         std::uint32_t c = 0;
-        for (std::uint32_t p = cs[i], e = cs[i + 1]; p < e && c < best; ++p)
-          c += static_cast<std::uint32_t>(__builtin_popcountll(live[cw[p]] & cm[p]));
+        const std::uint32_t p0 = t.col_start[i], p1 = t.col_start[i + 1];
+        if (p1 - p0 <= nzc) {
+          for (std::uint32_t p = p0; p < p1 && c < best; ++p)
+            c += static_cast<std::uint32_t>(
+                __builtin_popcountll(live[t.col_word[p]] & t.col_mask[p]));
+        } else {
+          const std::uint64_t* col = &t.dense[i * W];
+          for (std::uint32_t q = 0; q < nzc && c < best; ++q)
+            c += static_cast<std::uint32_t>(__builtin_popcountll(live[nz[q]] & col[nz[q]]));
+        }
         if (c < best) {
           best = c;
           chosen = i;
@@ -135,47 +167,62 @@ class BitsetEngine final : public Engine {
   // Level `level + 1` = level `level` with option x chosen.
   void descend(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *t_;
-    const std::uint64_t* src = &live_[std::size_t{level} * t.words];
-    std::uint64_t* dst = &live_[std::size_t{level + 1} * t.words];
-    std::memcpy(dst, src, sizeof(std::uint64_t) * t.words);
+    const std::size_t W = t.words;
+    const std::uint64_t* src = &live_[level * W];
+    std::uint64_t* dst = &live_[(level + 1) * W];
+    const std::uint32_t* nz = &nz_[level * W];
+    std::uint32_t* nz1 = &nz_[(level + 1) * W];
     std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
                 sizeof(std::uint64_t) * t.pwords);
     std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
-    const std::uint32_t* cs = t.col_start.data();
-    const std::uint32_t* cw = t.col_word.data();
-    const std::uint64_t* cm = t.col_mask.data();
-    for (std::uint32_t q = t.opt_start[x], qe = t.opt_start[x + 1]; q < qe; ++q) {
-      const std::uint32_t j = t.opt_items[q];
-      for (std::uint32_t p = cs[j], e = cs[j + 1]; p < e; ++p) dst[cw[p]] &= ~cm[p];
-      updates_ += cs[j + 1] - cs[j];
+    const std::uint32_t* items = &t.opt_items[t.opt_start[x]];
+    const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
+    for (std::uint32_t q = 0; q < k; ++q) {
+      const std::uint32_t j = items[q];
       if (j < t.n1) open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
     }
+    std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
+    std::uint32_t c = 0;
+    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+      const std::uint32_t w = nz[q];
+      std::uint64_t v = src[w];
+      for (std::uint32_t r = 0; r < k; ++r) v &= ~t.dense[items[r] * W + w];
+      dst[w] = v;
+      nz1[c] = w;
+      c += v != 0;
+    }
+    nzc_[level + 1] = c;
+    updates_ += nzc_[level];
   }
 
   // Moves frame `level` to its next candidate; false when there is none.
   bool next(std::uint32_t level, std::uint32_t& x) {
     Frame& f = frame_[level];
     const Tables& t = *t_;
-    const std::uint64_t* live = &live_[std::size_t{level} * t.words];
-    const std::uint32_t end = t.col_start[f.item + 1];
+    const std::size_t W = t.words;
     while (f.bits == 0) {
-      if (++f.p >= end) return false;
-      f.bits = live[t.col_word[f.p]] & t.col_mask[f.p];
+      if (++f.p >= nzc_[level]) return false;
+      const std::uint32_t w = nz_[level * W + f.p];
+      f.bits = live_[level * W + w] & t.dense[f.item * W + w];
     }
-    x = t.col_word[f.p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
+    x = nz_[level * W + f.p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
     f.bits &= f.bits - 1;
     return true;
   }
 
   void start_frame(std::uint32_t level, std::uint32_t item) {
     Frame& f = frame_[level];
-    const Tables& t = *t_;
+    const std::size_t W = t_->words;
     f.item = item;
-    f.p = t.col_start[item];
-    f.bits = f.p < t.col_start[item + 1]
-                 ? live_[std::size_t{level} * t.words + t.col_word[f.p]] & t.col_mask[f.p]
-                 : 0;
+    f.p = 0;
+    f.bits = nzc_[level] ? live_[level * W + nz_[level * W]] & t_->dense[item * W + nz_[level * W]]
+                         : 0;
     f.sib = 0;
+  }
+
+  bool report(SolutionVisitor& visit, std::uint32_t level) {
+    for (std::uint32_t l = 0; l < level; ++l) out_[l] = t_->order[chosen_[l]];
+    return visit(std::span<const OptionId>(out_.data(), level));
   }
 
   bool is_open_empty(std::uint32_t level) const {
@@ -194,6 +241,8 @@ class BitsetEngine final : public Engine {
     // Level 0: every option live, every primary item open.
     std::fill_n(live_.begin(), t.words, ~std::uint64_t{0});
     if (t.m % 64) live_[t.words - 1] = (std::uint64_t{1} << (t.m % 64)) - 1;
+    for (std::uint32_t w = 0; w < t.words; ++w) nz_[w] = w;
+    nzc_[0] = t.words;
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
@@ -227,7 +276,7 @@ class BitsetEngine final : public Engine {
     }
     if (is_open_empty(level)) {
       ++st.solutions;
-      if (visit && !(*visit)(std::span<const OptionId>(chosen_.data(), level))) {
+      if (visit && !report(*visit, level)) {
         st.complete = false;
         goto done;
       }
@@ -264,16 +313,19 @@ class BitsetEngine final : public Engine {
 
   std::shared_ptr<const Tables> t_;
   std::vector<std::uint64_t> live_;  // one bitset per level
+  std::vector<std::uint32_t> nz_;    // per level: the indices of its non-zero live words
+  std::vector<std::uint32_t> nzc_;   // per level: how many
   std::vector<std::uint64_t> open_;
   std::vector<Frame> frame_;
-  std::vector<OptionId> chosen_;
+  std::vector<std::uint32_t> chosen_;  // internal options chosen at each level
+  std::vector<OptionId> out_;          // the same as the problem's options
   std::uint64_t updates_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
-  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p));
+  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p, std::getenv("CUBEX_NOSORT") == nullptr));
 }
 
 bool bitset_supported(const Problem& p) {
