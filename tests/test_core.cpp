@@ -10,6 +10,7 @@
 
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
+#include "core/engine.hpp"
 #include "test_util.hpp"
 
 using cubex::ItemId;
@@ -58,6 +59,12 @@ std::set<Solution> brute_force(const Problem& p) {
   }
   return out;
 }
+
+// Forces the bitset backend's MRV mode while in scope.
+struct MrvMode {
+  explicit MrvMode(cubex::detail::BitsetMrv m) { cubex::detail::g_bitset_mrv = m; }
+  ~MrvMode() { cubex::detail::g_bitset_mrv = cubex::detail::BitsetMrv::kAuto; }
+};
 
 }  // namespace
 
@@ -152,11 +159,15 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
     EXPECT_EQ(links.solutions, want.size());
     for (const Solution& s : got) EXPECT_EQ(cubex::check_solution(p, s), "");
     if (!p.has_multiplicities()) {
-      ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want)
-          << "trial " << trial << "\n" << cubex::to_knuth(p);
-      const auto bits = Solver(p, cubex::Backend::kBitset).count();
-      EXPECT_EQ(bits.solutions, want.size());
-      EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
+      // Both ways of finding the item with the fewest options (engine.hpp).
+      for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
+        MrvMode mode(mrv);
+        ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want)
+            << "trial " << trial << "\n" << cubex::to_knuth(p);
+        const auto bits = Solver(p, cubex::Backend::kBitset).count();
+        EXPECT_EQ(bits.solutions, want.size());
+        EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
+      }
       with_bitset += 1;
     } else {
       EXPECT_THROW(Solver(p, cubex::Backend::kBitset), std::invalid_argument);
@@ -189,6 +200,13 @@ TEST(Core, BackendsVisitTheSameSolutionsOnTheSameTree) {
   ASSERT_EQ(a.size(), 480u);
   EXPECT_EQ(a, b);
   EXPECT_EQ(stl.nodes, stb.nodes);
+  for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
+    MrvMode mode(mrv);
+    std::set<Solution> c;
+    const auto st = Solver(f.problem, cubex::Backend::kBitset).solve(collect(c));
+    EXPECT_EQ(c, a);
+    EXPECT_EQ(st.nodes, stl.nodes);
+  }
   EXPECT_EQ(Solver(f.problem).backend(), cubex::Backend::kBitset);  // chosen automatically
 }
 

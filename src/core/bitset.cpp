@@ -17,16 +17,17 @@
 // words, not the width of the matrix.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "engine.hpp"
 
 #pragma GCC push_options
-#pragma GCC target("popcnt")
+#pragma GCC target("popcnt,avx2,bmi,bmi2")
 
 namespace cubex::detail {
+
+BitsetMrv g_bitset_mrv = BitsetMrv::kAuto;
 
 namespace {
 
@@ -42,6 +43,9 @@ struct Tables {
   std::vector<std::uint32_t> opt_items;
   std::vector<std::uint64_t> dense;  // col[i] as `words` words, item after item
   std::vector<OptionId> order;        // internal option -> the problem's option
+  bool incremental = false;               // MRV from counts kept per level (else popcounts)
+  std::vector<std::uint32_t> prim_start;  // per option: its primary items
+  std::vector<std::uint32_t> prim_items;
 
   Tables(const Problem& p, bool sort_options) {
     std::vector<std::uint32_t> internal(p.num_items());
@@ -90,6 +94,26 @@ struct Tables {
       }
       col_start.push_back(static_cast<std::uint32_t>(col_word.size()));
     }
+    prim_start.push_back(0);
+    for (OptionId o = 0; o < m; ++o) {
+      for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q)
+        if (opt_items[q] < n1) prim_items.push_back(opt_items[q]);
+      prim_start.push_back(static_cast<std::uint32_t>(prim_items.size()));
+    }
+    // Kept counts cost a decrement per primary item of every option that dies; popcounts cost
+    // a scan of every open item's words. Long columns (a piece's placements die together when
+    // one is chosen) favour popcounts; short ones (y25: 36 options per cell) favour counts.
+    switch (g_bitset_mrv) {
+      case BitsetMrv::kAuto:
+        incremental = n1 > 0 && prim_items.size() <= std::size_t{64} * n1 && m < 0xFFFF;
+        break;
+      case BitsetMrv::kScan:
+        incremental = false;
+        break;
+      case BitsetMrv::kCounts:
+        incremental = m < 0xFFFF;
+        break;
+    }
     dense.assign(std::size_t{n} * words, 0);
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::uint32_t p = col_start[i]; p < col_start[i + 1]; ++p)
@@ -104,6 +128,8 @@ class BitsetEngine final : public Engine {
     live_.assign(levels * t_->words, 0);
     nz_.assign(levels * t_->words, 0);
     nzc_.assign(levels, 0);
+    cnt_.assign(levels * t_->n1, 0);
+    incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
     frame_.resize(levels);
     chosen_.resize(levels);
@@ -131,6 +157,15 @@ class BitsetEngine final : public Engine {
   // The primary item with the fewest live options at `level`; `best` gets their number.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
     const Tables& t = *t_;
+    if (incremental_) {
+      const std::uint16_t* cnt = &cnt_[std::size_t{level} * t.n1];
+      std::uint16_t m = 0xFFFF;
+      for (std::uint32_t i = 0; i < t.n1; ++i) m = std::min(m, cnt[i]);
+      best = m;
+      std::uint32_t i = 0;
+      while (cnt[i] != m) ++i;
+      return i;
+    }
     const std::size_t W = t.words;
     const std::uint64_t* live = &live_[level * W];
     const std::uint32_t* nz = &nz_[level * W];
@@ -193,6 +228,21 @@ class BitsetEngine final : public Engine {
     }
     nzc_[level + 1] = c;
     updates_ += nzc_[level];
+    if (incremental_) {
+      const std::uint16_t* c0 = &cnt_[std::size_t{level} * t.n1];
+      std::uint16_t* c1 = &cnt_[std::size_t{level + 1} * t.n1];
+      std::memcpy(c1, c0, sizeof(std::uint16_t) * t.n1);
+      for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+        const std::uint32_t w = nz[q];
+        for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
+          const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
+          for (std::uint32_t r = t.prim_start[o], re = t.prim_start[o + 1]; r < re; ++r)
+            --c1[t.prim_items[r]];
+        }
+      }
+      for (std::uint32_t q = 0; q < k; ++q)
+        if (items[q] < t.n1) c1[items[q]] = 0xFFFF;
+    }
   }
 
   // Moves frame `level` to its next candidate; false when there is none.
@@ -243,6 +293,9 @@ class BitsetEngine final : public Engine {
     if (t.m % 64) live_[t.words - 1] = (std::uint64_t{1} << (t.m % 64)) - 1;
     for (std::uint32_t w = 0; w < t.words; ++w) nz_[w] = w;
     nzc_[0] = t.words;
+    std::fill_n(cnt_.begin(), t.n1, 0);
+    for (std::uint32_t o = 0; o < t.m; ++o)
+      for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) ++cnt_[t.prim_items[r]];
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
@@ -315,6 +368,8 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint64_t> live_;  // one bitset per level
   std::vector<std::uint32_t> nz_;    // per level: the indices of its non-zero live words
   std::vector<std::uint32_t> nzc_;   // per level: how many
+  std::vector<std::uint16_t> cnt_;   // per level: live options of each primary item (incremental)
+  bool incremental_ = false;
   std::vector<std::uint64_t> open_;
   std::vector<Frame> frame_;
   std::vector<std::uint32_t> chosen_;  // internal options chosen at each level
@@ -325,17 +380,26 @@ class BitsetEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
-  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p, std::getenv("CUBEX_NOSORT") == nullptr));
-}
-
-bool bitset_supported(const Problem& p) {
-  if (p.has_multiplicities() || p.num_options() == 0) return false;
-  if (!__builtin_cpu_supports("popcnt")) return false;
-  // Memory of the per-level stacks: (primary items + 2) x option words.
-  const std::size_t words = (p.num_options() + 63) / 64;
-  return (p.num_primary() + 2) * words * 8 <= (std::size_t{64} << 20);
+  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p, true));
 }
 
 }  // namespace cubex::detail
 
 #pragma GCC pop_options
+
+namespace cubex::detail {
+
+// Outside the target region above: this runs on any CPU.
+bool bitset_supported(const Problem& p) {
+  if (p.has_multiplicities() || p.num_options() == 0) return false;
+  if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("avx2") ||
+      !__builtin_cpu_supports("bmi2")) {
+    return false;
+  }
+  // Memory of the dense columns and of the per-level stacks: about (items + primary items)
+  // x option words.
+  const std::size_t words = (p.num_options() + 63) / 64;
+  return (p.num_items() + p.num_primary() + 2) * words * 8 <= (std::size_t{64} << 20);
+}
+
+}  // namespace cubex::detail

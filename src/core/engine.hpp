@@ -35,8 +35,15 @@ class Engine {
   virtual std::unique_ptr<Engine> clone() const = 0;
 };
 
-// kAuto picks the bitset backend when the problem has no multiplicities, the CPU has POPCNT and
-// the live-option stacks stay small; otherwise dancing links.
+// How the bitset backend finds the item with the fewest options: kScan counts them with
+// popcounts at every node, kCounts keeps the counts per level and decrements them for every
+// option that dies; kAuto picks by the average column length. A test hook: engines built while
+// it is set use it.
+enum class BitsetMrv { kAuto, kScan, kCounts };
+extern BitsetMrv g_bitset_mrv;
+
+// kAuto picks the bitset backend when the problem has no multiplicities, the CPU has POPCNT, AVX2
+// and BMI2, and its tables stay small (items x options / 8 bytes); otherwise dancing links.
 std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend);
 Backend resolve_backend(const Problem& p, Backend backend);
 

@@ -44,7 +44,7 @@ Backend resolve_backend(const Problem& p, Backend backend) {
   if (backend == Backend::kBitset && !bitset_supported(p)) {
     throw std::invalid_argument(
         "the bitset backend needs a problem without multiplicities, with options, and a CPU with "
-        "POPCNT");
+        "POPCNT, AVX2 and BMI2");
   }
   return backend;
 }
