@@ -400,9 +400,38 @@ struct Dlx {
     goto try_x;
 
   done:
+    unwind(level);
     st.updates = updates;
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
+  }
+
+  // Undoes frames level-1 .. 0 (each with its current child applied), leaving the matrix as it
+  // was before the search: a run that stopped early or below a prefix leaves no trace.
+  void unwind(std::int32_t level) {
+    while (level > 0) {
+      --level;
+      const Frame& f = frame[level];
+      const std::int32_t i = f.item;
+      if (f.x == i) {  // the "none" child (multiplicities only)
+        if (f.mode == kLast) {
+          uncover(i);
+        } else {
+          rlink[llink[i]] = i;
+          llink[rlink[i]] = i;
+          untweak(i, f.tweak_base);
+        }
+        continue;
+      }
+      uncommit_others(f.x);
+      if (multiplicities && f.mode == kTweak) {
+        ++room[i];
+        ++need[i];
+        untweak(i, f.tweak_base);
+      } else {
+        uncover(i);
+      }
+    }
   }
 };
 

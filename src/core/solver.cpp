@@ -15,8 +15,8 @@ bool bitset_supported(const Problem& p);
 
 namespace {
 
-// Dancing links. A search that stops early, or one below a prefix, leaves the links mid-way:
-// the next run starts from a copy of the pristine matrix (the copy reuses the memory).
+// Dancing links. Every run leaves the matrix as it found it (Dlx::unwind), so one copy serves
+// all runs; a clone copies the pristine matrix.
 class DlxEngine final : public Engine {
  public:
   explicit DlxEngine(std::shared_ptr<const Dlx> pristine)
@@ -24,17 +24,13 @@ class DlxEngine final : public Engine {
   std::unique_ptr<Engine> clone() const override { return std::make_unique<DlxEngine>(pristine_); }
   RunResult run(std::span<const std::uint32_t> prefix, std::uint32_t depth, SolutionVisitor* visit,
                 const SolveLimits& limits) override {
-    if (!clean_) work_ = *pristine_;
-    RunResult r = work_.multiplicities ? work_.run_at<true>(prefix, depth, visit, limits)
-                                       : work_.run_at<false>(prefix, depth, visit, limits);
-    clean_ = prefix.empty() && depth == 0 && r.st.complete;
-    return r;
+    return work_.multiplicities ? work_.run_at<true>(prefix, depth, visit, limits)
+                                : work_.run_at<false>(prefix, depth, visit, limits);
   }
 
  private:
   std::shared_ptr<const Dlx> pristine_;
   Dlx work_;
-  bool clean_ = true;
 };
 
 }  // namespace
