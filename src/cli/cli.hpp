@@ -45,5 +45,6 @@ bool parse_command(const std::vector<std::string>& args,
 int cmd_solve(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);
 int cmd_pocket(const std::vector<std::string>& args);
+int cmd_merge(const std::vector<std::string>& args);
 
 }  // namespace cubex::cli

@@ -1,9 +1,11 @@
 // cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT] [--threads N]
+//             [--checkpoint FILE] [--resume FILE] [--shard K/N]
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
 
 #include "cli.hpp"
+#include "search.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/puzzle.hpp"
 
@@ -23,7 +25,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "options");
   std::string file, json_out, symmetry = "none";
   std::uint64_t limit = 0;
-  unsigned threads = 0;
+  SearchOptions search;
   // clang-format off
   opts.add_options()
     ("help,h", "show this help")
@@ -32,10 +34,10 @@ int cmd_solve(const std::vector<std::string>& args) {
     ("all", "print every solution (and put them in --json)")
     ("limit", po::value(&limit), "stop after N solutions")
     ("json", po::value(&json_out), "write counts, solutions and statistics to OUT as JSON")
-    ("threads", po::value(&threads), "worker threads (accepted; the search is single-threaded for now)")
     ("symmetry", po::value(&symmetry), "none: count every solution (default)")
     ("quiet,q", "print only the summary, not the solutions");
   // clang-format on
+  add_search_options(opts, search);
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::variables_map vm;
@@ -60,21 +62,16 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (mode == "first" && limit) limits.max_solutions = std::min<std::uint64_t>(limit, 1);
 
   nlohmann::json solutions = nlohmann::json::array();
-  Solver solver(pb);
-  SolveStats st;
-  if (keep) {
-    std::uint64_t k = 0;
-    st = solver.solve(
-        [&](std::span<const OptionId> s) {
-          ++k;
-          if (!json_out.empty()) solutions.push_back(puzzle->solution_json(s));
-          if (print) std::cout << "Solution " << k << ":\n" << puzzle->solution_text(s) << "\n";
-          return true;
-        },
-        limits);
-  } else {
-    st = solver.count(limits);
-  }
+  std::uint64_t k = 0;
+  auto on_solution = [&](std::span<const OptionId> s) {
+    ++k;
+    if (!json_out.empty()) solutions.push_back(puzzle->solution_json(s));
+    if (print) std::cout << "Solution " << k << ":\n" << puzzle->solution_text(s) << "\n";
+    return true;
+  };
+  SolutionVisitor visitor(on_solution);
+  const SearchOutcome run = run_search(pb, file, keep ? &visitor : nullptr, limits, search);
+  const SolveStats& st = run.st;
   const bool interrupted = g_stop.load();
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
@@ -101,7 +98,8 @@ int cmd_solve(const std::vector<std::string>& args) {
     j["counts"] = {{"total", st.solutions}};
     j["solutions"] = std::move(solutions);
     j["stats"] = {{"nodes", st.nodes},       {"updates", st.updates},      {"seconds", st.seconds},
-                  {"complete", st.complete}, {"interrupted", interrupted}, {"threads", 1}};
+                  {"complete", st.complete}, {"interrupted", interrupted}, {"threads", run.threads}};
+    j["search"] = run.json;
     write_json(json_out, j);
   }
   return interrupted ? kExitInterrupted : kExitOk;

@@ -22,6 +22,7 @@ const Command kCommands[] = {
     {"solve", "count or list the solutions of a puzzle file", cubex::cli::cmd_solve},
     {"verify", "re-check the solutions in a JSON file against the puzzle", cubex::cli::cmd_verify},
     {"pocket", "2x2x2 Rubik's cube: optimal solutions, distance table", cubex::cli::cmd_pocket},
+    {"merge", "add the counts of shard results (solve --shard K/N)", cubex::cli::cmd_merge},
 };
 
 void usage(std::ostream& os) {

@@ -1,0 +1,322 @@
+// run_search: threads, progress, checkpoint/resume and shards for `cubex solve` (search.hpp).
+//
+// Checkpoint file (JSON, written atomically at the end, on Ctrl-C/SIGTERM and every
+// --checkpoint-every seconds):
+//   {"cubex": "checkpoint", "version": 1,
+//    "puzzle": {"file", "fingerprint", "items", "options"},
+//    "backend": "bitset" | "links", "cut": 4096, "units": <number of units>, "shard": "K/N",
+//    "complete": false, "counts": {"total": <solutions in done units>}, "nodes": ...,
+//    "done": [[unit, solutions, nodes], ...]}
+// A resumed run rebuilds the same units (the cut is deterministic), skips the done ones and adds
+// their counts.
+#include "search.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "cli.hpp"
+#include "cubex/core/parallel.hpp"
+#include "cubex/error.hpp"
+#include "cubex/io/files.hpp"
+
+namespace po = boost::program_options;
+
+namespace cubex::cli {
+
+namespace {
+
+double g_checkpoint_every = 60;
+
+const char* backend_name(Backend b) { return b == Backend::kBitset ? "bitset" : "links"; }
+
+struct Shard {
+  std::uint32_t k = 0, n = 1;
+  std::string text() const { return std::to_string(k) + "/" + std::to_string(n); }
+};
+
+Shard parse_shard(const std::string& s) {
+  Shard sh;
+  const auto slash = s.find('/');
+  auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (slash == std::string::npos || !digits(s.substr(0, slash)) || !digits(s.substr(slash + 1))) {
+    throw UsageError("expected --shard K/N with 0 <= K < N, found '" + s + "'");
+  }
+  sh.k = static_cast<std::uint32_t>(std::stoul(s.substr(0, slash)));
+  sh.n = static_cast<std::uint32_t>(std::stoul(s.substr(slash + 1)));
+  if (sh.n == 0 || sh.k >= sh.n) {
+    throw UsageError("expected --shard K/N with 0 <= K < N, found '" + s + "'");
+  }
+  return sh;
+}
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600) {
+    std::snprintf(buf, sizeof buf, "%" PRIu64 ":%02u:%02u", s / 3600,
+                  static_cast<unsigned>(s / 60 % 60), static_cast<unsigned>(s % 60));
+  } else {
+    std::snprintf(buf, sizeof buf, "%u:%02u", static_cast<unsigned>(s / 60),
+                  static_cast<unsigned>(s % 60));
+  }
+  return buf;
+}
+
+std::string short_count(std::uint64_t n) {
+  char buf[32];
+  if (n >= 10'000'000'000ULL) {
+    std::snprintf(buf, sizeof buf, "%.1fG", static_cast<double>(n) / 1e9);
+  } else if (n >= 10'000'000) {
+    std::snprintf(buf, sizeof buf, "%.1fM", static_cast<double>(n) / 1e6);
+  } else {
+    return with_commas(n);
+  }
+  return buf;
+}
+
+// Reads a checkpoint and checks that it belongs to this puzzle and cut.
+struct Saved {
+  std::vector<bool> done;
+  UnitResult counts;
+  Shard shard;
+};
+
+Saved read_checkpoint(const std::string& path, const Problem& pb, const ParallelSolver& ps,
+                      const std::string& fingerprint) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_file(path));
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, std::string("expected a cubex checkpoint (JSON), found: ") + e.what());
+  }
+  auto need = [&](const char* key) -> const nlohmann::json& {
+    if (!j.is_object() || !j.contains(key)) {
+      throw InputError(path, key, "expected this key of a cubex checkpoint, found none");
+    }
+    return j[key];
+  };
+  if (need("cubex") != "checkpoint") {
+    throw InputError(path, "cubex", "expected \"checkpoint\", found " + j["cubex"].dump());
+  }
+  const auto& puzzle = need("puzzle");
+  if (!puzzle.is_object() || puzzle.value("fingerprint", "") != fingerprint) {
+    throw InputError(path, "puzzle.fingerprint",
+                     "expected " + fingerprint + " (this puzzle, " +
+                         std::to_string(pb.num_items()) + " items, " +
+                         std::to_string(pb.num_options()) + " options), found " +
+                         (puzzle.is_object() && puzzle.contains("fingerprint")
+                              ? puzzle["fingerprint"].dump()
+                              : std::string("none")));
+  }
+  if (need("backend") != backend_name(ps.backend())) {
+    throw InputError(path, "backend",
+                     std::string("expected \"") + backend_name(ps.backend()) +
+                         "\" (the backend this machine uses for the puzzle), found " +
+                         j["backend"].dump());
+  }
+  if (!need("units").is_number_unsigned() || j["units"] != ps.units().size()) {
+    throw InputError(path, "units",
+                     "expected " + std::to_string(ps.units().size()) + ", found " +
+                         j["units"].dump());
+  }
+  Saved s;
+  if (!need("shard").is_string()) {
+    throw InputError(path, "shard", "expected \"K/N\", found " + j["shard"].dump());
+  }
+  try {
+    s.shard = parse_shard(j["shard"].get<std::string>());
+  } catch (const UsageError&) {
+    throw InputError(path, "shard", "expected \"K/N\", found " + j["shard"].dump());
+  }
+  s.done.assign(ps.units().size(), false);
+  const auto& done = need("done");
+  if (!done.is_array()) throw InputError(path, "done", "expected an array");
+  for (std::size_t k = 0; k < done.size(); ++k) {
+    const auto& e = done[k];
+    const std::string where = "done[" + std::to_string(k) + "]";
+    if (!e.is_array() || e.size() != 3 || !e[0].is_number_unsigned() ||
+        !e[1].is_number_unsigned() || !e[2].is_number_unsigned()) {
+      throw InputError(path, where, "expected [unit, solutions, nodes], found " + e.dump());
+    }
+    const auto u = e[0].get<std::uint64_t>();
+    if (u >= s.done.size() || s.done[u] || u % s.shard.n != s.shard.k) {
+      throw InputError(path, where,
+                       "expected a unit of shard " + s.shard.text() + " below " +
+                           std::to_string(s.done.size()) + " listed once, found " + e[0].dump());
+    }
+    s.done[u] = true;
+    s.counts.solutions += e[1].get<std::uint64_t>();
+    s.counts.nodes += e[2].get<std::uint64_t>();
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string problem_fingerprint(const Problem& pb) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits
+  auto mix = [&](std::uint64_t v) {
+    for (int k = 0; k < 8; ++k) {
+      h ^= (v >> (8 * k)) & 0xFF;
+      h *= 1099511628211ULL;
+    }
+  };
+  mix(pb.num_items());
+  for (const Item& it : pb.items()) {
+    for (char c : it.name) mix(static_cast<unsigned char>(c));
+    mix(it.primary);
+    mix(it.lo);
+    mix(it.hi);
+  }
+  mix(pb.num_options());
+  for (OptionId o = 0; o < pb.num_options(); ++o) {
+    mix(pb.option(o).size());
+    for (ItemId i : pb.option(o)) mix(i);
+  }
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+  return buf;
+}
+
+void add_search_options(po::options_description& opts, SearchOptions& o) {
+  // clang-format off
+  opts.add_options()
+    ("threads", po::value(&o.threads), "worker threads (default 0: all cores)")
+    ("checkpoint", po::value(&o.checkpoint),
+     "save the finished work units to FILE (at the end, on Ctrl-C/SIGTERM, every minute)")
+    ("checkpoint-every", po::value(&g_checkpoint_every)->default_value(60, "60"),
+     "seconds between checkpoints")
+    ("resume", po::value(&o.resume), "continue the run saved in FILE (and keep saving there)")
+    ("shard", po::value(&o.shard), "K/N: solve only the work units with index = K mod N");
+  // clang-format on
+}
+
+SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVisitor* visit,
+                         const SolveLimits& limits, const SearchOptions& o) {
+  SearchOutcome out;
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  const std::string checkpoint = !o.checkpoint.empty() ? o.checkpoint : o.resume;
+  unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  const bool units = !checkpoint.empty() || !o.shard.empty() ||
+                     ((threads > 1 || tty) && limits.max_solutions != 1);
+  if (!units) {  // one thread, nothing to save: the plain search
+    Solver solver(pb);
+    out.st = visit ? solver.solve(*visit, limits) : solver.count(limits);
+    out.threads = 1;
+    out.json = {{"backend", backend_name(solver.backend())}, {"threads", 1}};
+    return out;
+  }
+
+  Shard shard = o.shard.empty() ? Shard{} : parse_shard(o.shard);
+  const std::string fingerprint = problem_fingerprint(pb);
+  ParallelSolver ps(pb);
+  Saved saved;
+  saved.done.assign(ps.units().size(), false);
+  if (!o.resume.empty()) {
+    saved = read_checkpoint(o.resume, pb, ps, fingerprint);
+    if (!o.shard.empty() && (shard.k != saved.shard.k || shard.n != saved.shard.n)) {
+      throw UsageError("--shard " + shard.text() + " differs from the checkpoint's shard " +
+                       saved.shard.text());
+    }
+    shard = saved.shard;
+  }
+
+  // Done units and their counts (updated under the solver's lock, see parallel.hpp).
+  std::vector<UnitResult> result(ps.units().size());
+  std::vector<bool> done = saved.done;
+  if (!o.resume.empty()) {  // keep the saved counts unit by unit for the next checkpoint
+    const auto j = nlohmann::json::parse(read_file(o.resume));
+    for (const auto& e : j["done"])
+      result[e[0].get<std::size_t>()] = {e[1].get<std::uint64_t>(), e[2].get<std::uint64_t>()};
+  }
+  auto checkpoint_json = [&](bool complete) {
+    nlohmann::json list = nlohmann::json::array();
+    UnitResult sum;
+    for (std::size_t u = 0; u < done.size(); ++u) {
+      if (!done[u]) continue;
+      list.push_back({u, result[u].solutions, result[u].nodes});
+      sum.solutions += result[u].solutions;
+      sum.nodes += result[u].nodes;
+    }
+    return nlohmann::json{{"cubex", "checkpoint"},
+                          {"version", 1},
+                          {"puzzle",
+                           {{"file", file},
+                            {"fingerprint", fingerprint},
+                            {"items", pb.num_items()},
+                            {"options", pb.num_options()}}},
+                          {"backend", backend_name(ps.backend())},
+                          {"cut", ps.target_units()},
+                          {"units", ps.units().size()},
+                          {"shard", shard.text()},
+                          {"complete", complete},
+                          {"counts", {{"total", sum.solutions}}},
+                          {"nodes", sum.nodes},
+                          {"done", std::move(list)}};
+  };
+
+  ParallelOptions opt;
+  opt.threads = threads;
+  opt.shard_index = shard.k;
+  opt.shard_count = shard.n;
+  opt.skip = &saved.done;
+  opt.skipped_counts = saved.counts;
+  opt.limits = limits;
+  opt.tick_seconds = std::min(0.25, std::max(0.001, g_checkpoint_every));
+  opt.on_unit_done = [&](std::size_t u, const UnitResult& r) {
+    result[u] = r;
+    done[u] = true;
+  };
+  auto last_save = std::chrono::steady_clock::now();
+  std::size_t line_width = 0;
+  opt.on_tick = [&](const Progress& p) {
+    if (!checkpoint.empty() && std::chrono::steady_clock::now() - last_save >=
+                                   std::chrono::duration<double>(g_checkpoint_every)) {
+      write_json(checkpoint, checkpoint_json(false));
+      last_save = std::chrono::steady_clock::now();
+    }
+    if (!tty) return;
+    char frac[16];
+    std::snprintf(frac, sizeof frac, "%5.1f%%", 100 * p.fraction);
+    std::string line = std::string(frac) + "  units " + with_commas(p.units_done) + "/" +
+                       with_commas(p.units_total) + "  solutions " + with_commas(p.solutions) +
+                       "  nodes " + short_count(p.nodes) + "  elapsed " + clock_text(p.elapsed) +
+                       "  left " + (p.eta < 0 ? std::string("?") : "~" + clock_text(p.eta));
+    const std::size_t w = line.size();
+    if (line.size() < line_width) line.append(line_width - line.size(), ' ');
+    line_width = w;
+    std::cerr << '\r' << line << std::flush;
+  };
+
+  UnitVisitor* uv = nullptr;
+  auto forward = [&](std::size_t, std::span<const OptionId> s) { return (*visit)(s); };
+  UnitVisitor forward_visitor(forward);
+  if (visit) uv = &forward_visitor;
+  const ParallelStats ps_stats = ps.solve(uv, opt);
+  if (tty) std::cerr << "\n";
+  if (!checkpoint.empty()) write_json(checkpoint, checkpoint_json(ps_stats.st.complete));
+
+  out.st = ps_stats.st;
+  out.threads = ps_stats.threads;
+  std::size_t done_in_shard = 0;
+  for (std::size_t u = 0; u < done.size(); ++u) done_in_shard += done[u];
+  out.json = {{"backend", backend_name(ps.backend())},
+              {"threads", ps_stats.threads},
+              {"fingerprint", fingerprint},
+              {"cut", ps.target_units()},
+              {"units", ps.units().size()},
+              {"shard", shard.text()},
+              {"units_in_shard", ps_stats.units_total},
+              {"units_done", done_in_shard}};
+  return out;
+}
+
+}  // namespace cubex::cli
