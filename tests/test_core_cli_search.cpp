@@ -107,7 +107,7 @@ TEST(SearchCli, InterruptedAtRandomAndResumedGivesTheFullCount) {
   const unsigned seed = rd();
   std::mt19937 rng(seed);
   int interrupted = 0;
-  for (int sig : {SIGINT, SIGTERM, SIGINT}) {
+  for (int sig : {SIGINT, SIGTERM}) {
     TempDir dir;
     const std::string ck = dir / "ck.json";
     const int delay_ms = 30 + static_cast<int>(rng() % 400);
@@ -181,4 +181,21 @@ TEST(SearchCli, BadShardAndForeignCheckpointAreRefused) {
   r = run_cubex("solve '" + xc("l9.dlx") + "' --resume '" + junk + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("junk.ck: puzzle: expected"), std::string::npos) << r.output;
+}
+
+// Solutions are listed in the order of a one-thread run whatever the number of threads, and
+// --limit keeps the same first ones.
+TEST(SearchCli, SolutionsComeInTheSameOrderForAnyNumberOfThreads) {
+  auto solutions_part = [](const std::string& out) { return out.substr(0, out.find("\nnodes:")); };
+  for (const char* extra : {"--all", "--all --limit 25"}) {
+    const std::string base = "solve '" + xc("soma_sym.dlx") + "' " + extra + " --threads ";
+    auto one = run_cubex(base + "1");
+    ASSERT_EQ(one.status, 0) << one.output;
+    EXPECT_NE(one.output.find("Solution 25:"), std::string::npos);
+    for (const char* t : {"2", "4"}) {
+      auto r = run_cubex(base + t);
+      ASSERT_EQ(r.status, 0) << r.output;
+      EXPECT_EQ(solutions_part(r.output), solutions_part(one.output)) << extra << ", " << t;
+    }
+  }
 }

@@ -17,6 +17,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -269,15 +270,60 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
   opt.shard_count = shard.n;
   opt.skip = &saved.done;
   opt.skipped_counts = saved.counts;
-  opt.limits = limits;
+  // The workers stop on `halt`: set from the caller's stop flag at every tick, or when the
+  // visitor is done (limit reached, or it said stop).
+  std::atomic<bool> halt{false};
+  opt.limits.stop = &halt;
   opt.tick_seconds = std::min(0.25, std::max(0.001, g_checkpoint_every));
+
+  // Solutions reach the visitor in unit order, each unit's in search order: the order of a
+  // one-thread run, whatever the number of threads. A unit's solutions wait in `pending` until
+  // the units before it are done. A unit counts as done for the checkpoint once all its
+  // solutions were handed on.
+  std::vector<std::size_t> order;
+  for (std::size_t u = 0; u < ps.units().size(); ++u)
+    if (u % shard.n == shard.k && !saved.done[u]) order.push_back(u);
+  std::vector<bool> finished(ps.units().size(), false);
+  std::map<std::size_t, std::vector<std::vector<OptionId>>> pending;
+  std::size_t pos = 0;
+  std::uint64_t emitted = 0;
+  bool emit_stopped = false;
+  auto emit = [&](std::span<const OptionId> sol) {
+    if (emit_stopped) return false;
+    ++emitted;
+    if (!(*visit)(sol) || (limits.max_solutions && emitted >= limits.max_solutions)) {
+      emit_stopped = true;
+      halt = true;
+    }
+    return !emit_stopped;
+  };
+  auto on_solution = [&](std::size_t u, std::span<const OptionId> sol) {
+    if (emit_stopped) return false;
+    if (u == order[pos]) return emit(sol);
+    pending[u].emplace_back(sol.begin(), sol.end());
+    return true;
+  };
   opt.on_unit_done = [&](std::size_t u, const UnitResult& r) {
     result[u] = r;
-    done[u] = true;
+    finished[u] = true;
+    if (!visit) {
+      done[u] = true;
+      return;
+    }
+    while (!emit_stopped && pos < order.size() && finished[order[pos]]) {
+      done[order[pos]] = true;
+      if (++pos == order.size()) break;
+      auto it = pending.find(order[pos]);
+      if (it == pending.end()) continue;
+      for (const auto& sol : it->second)
+        if (!emit(sol)) break;
+      pending.erase(it);
+    }
   };
   auto last_save = std::chrono::steady_clock::now();
   std::size_t line_width = 0;
   opt.on_tick = [&](const Progress& p) {
+    if (limits.stop && limits.stop->load()) halt = true;
     if (!checkpoint.empty() && std::chrono::steady_clock::now() - last_save >=
                                    std::chrono::duration<double>(g_checkpoint_every)) {
       write_json(checkpoint, checkpoint_json(false));
@@ -296,15 +342,16 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
     std::cerr << '\r' << line << std::flush;
   };
 
-  UnitVisitor* uv = nullptr;
-  auto forward = [&](std::size_t, std::span<const OptionId> s) { return (*visit)(s); };
-  UnitVisitor forward_visitor(forward);
-  if (visit) uv = &forward_visitor;
-  const ParallelStats ps_stats = ps.solve(uv, opt);
+  UnitVisitor ordered(on_solution);
+  const ParallelStats ps_stats = ps.solve(visit ? &ordered : nullptr, opt);
   if (tty) std::cerr << "\n";
   if (!checkpoint.empty()) write_json(checkpoint, checkpoint_json(ps_stats.st.complete));
 
   out.st = ps_stats.st;
+  if (visit) {
+    out.st.solutions = saved.counts.solutions + emitted;
+    out.st.complete = ps_stats.st.complete && !emit_stopped;
+  }
   out.threads = ps_stats.threads;
   std::size_t done_in_shard = 0;
   for (std::size_t u = 0; u < done.size(); ++u) done_in_shard += done[u];
