@@ -168,6 +168,7 @@ TEST_P(ParallelBackend, VisitorIsSerialisedAndToldTheUnit) {
   opt.on_unit_done = [&](std::size_t unit, const cubex::UnitResult& r) {
     finished[unit] = true;
     done[unit] = r.solutions;
+    return true;
   };
   const auto r = ps.solve(&uv, opt);
   EXPECT_EQ(r.st.solutions, 480u);
@@ -213,6 +214,7 @@ TEST_P(ParallelBackend, StoppedRunResumesToTheFullCount) {
     saved.solutions += r.solutions;
     saved.nodes += r.nodes;
     if (++finished == ps.units().size() / 3) stop = true;
+    return true;
   };
   const auto first = ps.solve(nullptr, opt);
   EXPECT_FALSE(first.st.complete);

@@ -270,10 +270,9 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
   opt.shard_count = shard.n;
   opt.skip = &saved.done;
   opt.skipped_counts = saved.counts;
-  // The workers stop on `halt`: set from the caller's stop flag at every tick, or when the
-  // visitor is done (limit reached, or it said stop).
-  std::atomic<bool> halt{false};
-  opt.limits.stop = &halt;
+  // The workers stop on the caller's stop flag, or when the visitor is done (limit reached, or
+  // it said stop).
+  opt.limits.stop = limits.stop;
   opt.tick_seconds = std::min(0.25, std::max(0.001, g_checkpoint_every));
 
   // Solutions reach the visitor in unit order, each unit's in search order: the order of a
@@ -293,7 +292,6 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
     ++emitted;
     if (!(*visit)(sol) || (limits.max_solutions && emitted >= limits.max_solutions)) {
       emit_stopped = true;
-      halt = true;
     }
     return !emit_stopped;
   };
@@ -308,7 +306,7 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
     finished[u] = true;
     if (!visit) {
       done[u] = true;
-      return;
+      return true;
     }
     while (!emit_stopped && pos < order.size() && finished[order[pos]]) {
       done[order[pos]] = true;
@@ -319,11 +317,11 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
         if (!emit(sol)) break;
       pending.erase(it);
     }
+    return !emit_stopped;
   };
   auto last_save = std::chrono::steady_clock::now();
   std::size_t line_width = 0;
   opt.on_tick = [&](const Progress& p) {
-    if (limits.stop && limits.stop->load()) halt = true;
     if (!checkpoint.empty() && std::chrono::steady_clock::now() - last_save >=
                                    std::chrono::duration<double>(g_checkpoint_every)) {
       write_json(checkpoint, checkpoint_json(false));

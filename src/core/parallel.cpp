@@ -111,6 +111,7 @@ ParallelStats ParallelSolver::solve(UnitVisitor* visit, const ParallelOptions& o
     lim.stop = &halt;
     const bool need_visitor = visit || opt.limits.max_solutions;
     for (;;) {
+      if (opt.limits.stop && opt.limits.stop->load(std::memory_order_relaxed)) halt = true;
       if (halt.load(std::memory_order_relaxed)) break;
       const std::size_t j = next.fetch_add(1);
       if (j >= todo.size()) break;
@@ -140,7 +141,10 @@ ParallelStats ParallelSolver::solve(UnitVisitor* visit, const ParallelOptions& o
         weight_done += units_[u].weight;
         ++units_done_total;
         ++out.units_done;
-        if (opt.on_unit_done) opt.on_unit_done(u, UnitResult{r.st.solutions, r.st.nodes});
+        if (opt.on_unit_done && !opt.on_unit_done(u, UnitResult{r.st.solutions, r.st.nodes})) {
+          halt = true;
+          cut_short = true;
+        }
       } else {
         cut_short = true;
       }

@@ -94,8 +94,8 @@ struct ParallelOptions {
   // Called from the thread that called solve(), about every `tick_seconds`, and once at the end.
   std::function<void(const Progress&)> on_tick;
   double tick_seconds = 0.25;
-  // Called (serialised with the visitor) when a unit completes.
-  std::function<void(std::size_t unit, const UnitResult&)> on_unit_done;
+  // Called (serialised with the visitor) when a unit completes; return false to stop the search.
+  std::function<bool(std::size_t unit, const UnitResult&)> on_unit_done;
 };
 
 struct ParallelStats {
