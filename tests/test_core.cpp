@@ -8,9 +8,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
-#include "core/engine.hpp"
 #include "test_util.hpp"
 
 using cubex::ItemId;
@@ -21,8 +21,7 @@ using Solution = std::vector<OptionId>;
 
 namespace {
 
-std::set<Solution> all_solutions(const Problem& p,
-                                 cubex::Backend backend = cubex::Backend::kAuto) {
+std::set<Solution> all_solutions(const Problem& p, cubex::Backend backend = cubex::Backend::kAuto) {
   std::set<Solution> out;
   std::size_t visits = 0;
   Solver(p, backend).solve([&](std::span<const OptionId> s) {
@@ -162,8 +161,8 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
       // Both ways of finding the item with the fewest options (engine.hpp).
       for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
         MrvMode mode(mrv);
-        ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want)
-            << "trial " << trial << "\n" << cubex::to_knuth(p);
+        ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want) << "trial " << trial << "\n"
+                                                                   << cubex::to_knuth(p);
         const auto bits = Solver(p, cubex::Backend::kBitset).count();
         EXPECT_EQ(bits.solutions, want.size());
         EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;

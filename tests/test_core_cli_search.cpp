@@ -1,7 +1,7 @@
 // `cubex solve` with --threads, --shard, --checkpoint/--resume (killed at random points), and
 // `cubex merge`, end to end.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -44,7 +44,9 @@ int wait_status(pid_t pid, bool* signalled = nullptr) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-std::string xc(const std::string& name) { return cubex::test::xc_file(name); }
+std::string xc(const std::string& name) {
+  return cubex::test::xc_file(name);
+}
 
 }  // namespace
 
@@ -91,8 +93,7 @@ TEST(SearchCli, ShardsMergedEqualTheWhole) {
   auto twice = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "s0.json") + "'");
   EXPECT_EQ(twice.status, 2);
   EXPECT_NE(twice.output.find("search.shard"), std::string::npos) << twice.output;
-  ASSERT_EQ(run_cubex("solve '" + xc("l9.dlx") + "' --shard 1/3 --json '" + (dir / "l9.json") +
-                      "'")
+  ASSERT_EQ(run_cubex("solve '" + xc("l9.dlx") + "' --shard 1/3 --json '" + (dir / "l9.json") + "'")
                 .status,
             0);
   auto other = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "l9.json") + "'");
@@ -113,8 +114,8 @@ TEST(SearchCli, InterruptedAtRandomAndResumedGivesTheFullCount) {
     const int delay_ms = 30 + static_cast<int>(rng() % 400);
     SCOPED_TRACE("seed " + std::to_string(seed) + ", signal " + std::to_string(sig) + " after " +
                  std::to_string(delay_ms) + " ms");
-    const pid_t pid = spawn_cubex(
-        {"solve", xc("y25_o1.dlx"), "--threads", "2", "--checkpoint", ck}, dir / "log");
+    const pid_t pid =
+        spawn_cubex({"solve", xc("y25_o1.dlx"), "--threads", "2", "--checkpoint", ck}, dir / "log");
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     kill(pid, sig);
     bool signalled = false;
@@ -147,10 +148,9 @@ TEST(SearchCli, InterruptedAtRandomAndResumedGivesTheFullCount) {
 TEST(SearchCli, PeriodicCheckpointSurvivesSigkill) {
   TempDir dir;
   const std::string ck = dir / "ck.json";
-  const pid_t pid =
-      spawn_cubex({"solve", xc("y25_o1.dlx"), "--threads", "1", "--checkpoint", ck,
-                   "--checkpoint-every", "0.02"},
-                  dir / "log");
+  const pid_t pid = spawn_cubex({"solve", xc("y25_o1.dlx"), "--threads", "1", "--checkpoint", ck,
+                                 "--checkpoint-every", "0.02"},
+                                dir / "log");
   // Kill it once a checkpoint was written (and a little later, mid-way through the next ones).
   for (int k = 0; k < 400 && !std::filesystem::exists(ck); ++k)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -123,8 +123,7 @@ TEST(Parallel, TheCutIsDeterministicAndInTreeOrder) {
 
 class ParallelBackend : public testing::TestWithParam<Backend> {};
 INSTANTIATE_TEST_SUITE_P(Backends, ParallelBackend,
-                         testing::Values(Backend::kLinks, Backend::kBitset),
-                         [](const auto& info) {
+                         testing::Values(Backend::kLinks, Backend::kBitset), [](const auto& info) {
                            return info.param == Backend::kLinks ? "links" : "bitset";
                          });
 

@@ -117,9 +117,9 @@ int cmd_merge(const std::vector<std::string>& args) {
   bool all_complete = true;
   for (const Part& p : parts) {
     if (p.fingerprint != a.fingerprint) {
-      throw InputError(p.file, "search.fingerprint",
-                       "expected " + a.fingerprint + " (the puzzle of " + a.file + "), found " +
-                           p.fingerprint);
+      throw InputError(
+          p.file, "search.fingerprint",
+          "expected " + a.fingerprint + " (the puzzle of " + a.file + "), found " + p.fingerprint);
     }
     if (p.n != a.n || p.units != a.units) {
       throw InputError(p.file, "search.shard",

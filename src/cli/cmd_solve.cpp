@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "cli.hpp"
-#include "search.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/puzzle.hpp"
+#include "search.hpp"
 
 namespace po = boost::program_options;
 
@@ -97,8 +97,9 @@ int cmd_solve(const std::vector<std::string>& args) {
     j["mode"] = mode;
     j["counts"] = {{"total", st.solutions}};
     j["solutions"] = std::move(solutions);
-    j["stats"] = {{"nodes", st.nodes},       {"updates", st.updates},      {"seconds", st.seconds},
-                  {"complete", st.complete}, {"interrupted", interrupted}, {"threads", run.threads}};
+    j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
+                  {"seconds", st.seconds},      {"complete", st.complete},
+                  {"interrupted", interrupted}, {"threads", run.threads}};
     j["search"] = run.json;
     write_json(json_out, j);
   }

@@ -34,7 +34,9 @@ namespace {
 
 double g_checkpoint_every = 60;
 
-const char* backend_name(Backend b) { return b == Backend::kBitset ? "bitset" : "links"; }
+const char* backend_name(Backend b) {
+  return b == Backend::kBitset ? "bitset" : "links";
+}
 
 struct Shard {
   std::uint32_t k = 0, n = 1;
@@ -109,13 +111,12 @@ Saved read_checkpoint(const std::string& path, const Problem& pb, const Parallel
   }
   const auto& puzzle = need("puzzle");
   if (!puzzle.is_object() || puzzle.value("fingerprint", "") != fingerprint) {
-    throw InputError(path, "puzzle.fingerprint",
-                     "expected " + fingerprint + " (this puzzle, " +
-                         std::to_string(pb.num_items()) + " items, " +
-                         std::to_string(pb.num_options()) + " options), found " +
-                         (puzzle.is_object() && puzzle.contains("fingerprint")
-                              ? puzzle["fingerprint"].dump()
-                              : std::string("none")));
+    throw InputError(
+        path, "puzzle.fingerprint",
+        "expected " + fingerprint + " (this puzzle, " + std::to_string(pb.num_items()) +
+            " items, " + std::to_string(pb.num_options()) + " options), found " +
+            (puzzle.is_object() && puzzle.contains("fingerprint") ? puzzle["fingerprint"].dump()
+                                                                  : std::string("none")));
   }
   if (need("backend") != backend_name(ps.backend())) {
     throw InputError(path, "backend",
@@ -124,9 +125,9 @@ Saved read_checkpoint(const std::string& path, const Problem& pb, const Parallel
                          j["backend"].dump());
   }
   if (!need("units").is_number_unsigned() || j["units"] != ps.units().size()) {
-    throw InputError(path, "units",
-                     "expected " + std::to_string(ps.units().size()) + ", found " +
-                         j["units"].dump());
+    throw InputError(
+        path, "units",
+        "expected " + std::to_string(ps.units().size()) + ", found " + j["units"].dump());
   }
   Saved s;
   if (!need("shard").is_string()) {

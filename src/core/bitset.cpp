@@ -32,17 +32,17 @@ BitsetMrv g_bitset_mrv = BitsetMrv::kAuto;
 namespace {
 
 struct Tables {
-  std::uint32_t m = 0;      // options
-  std::uint32_t words = 0;  // 64-bit words of an option bitset
-  std::uint32_t n1 = 0;     // primary items (internal ids 0..n1-1; secondaries follow)
-  std::uint32_t pwords = 0; // 64-bit words of a primary-item bitset
+  std::uint32_t m = 0;                   // options
+  std::uint32_t words = 0;               // 64-bit words of an option bitset
+  std::uint32_t n1 = 0;                  // primary items (internal ids 0..n1-1; secondaries follow)
+  std::uint32_t pwords = 0;              // 64-bit words of a primary-item bitset
   std::vector<std::uint32_t> col_start;  // per internal item: its (word, mask) pairs
   std::vector<std::uint32_t> col_word;
   std::vector<std::uint64_t> col_mask;
   std::vector<std::uint32_t> opt_start;  // per option: its internal items
   std::vector<std::uint32_t> opt_items;
-  std::vector<std::uint64_t> dense;  // col[i] as `words` words, item after item
-  std::vector<OptionId> order;        // internal option -> the problem's option
+  std::vector<std::uint64_t> dense;       // col[i] as `words` words, item after item
+  std::vector<OptionId> order;            // internal option -> the problem's option
   bool incremental = false;               // MRV from counts kept per level (else popcounts)
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
@@ -265,8 +265,8 @@ class BitsetEngine final : public Engine {
     const std::size_t W = t_->words;
     f.item = item;
     f.p = 0;
-    f.bits = nzc_[level] ? live_[level * W + nz_[level * W]] & t_->dense[item * W + nz_[level * W]]
-                         : 0;
+    f.bits =
+        nzc_[level] ? live_[level * W + nz_[level * W]] & t_->dense[item * W + nz_[level * W]] : 0;
     f.sib = 0;
   }
 

@@ -309,12 +309,11 @@ struct Dlx {
       }
       goto backup;
     }
-  branch:
-    {
-      std::int32_t theta;
-      i = choose<Mult>(theta);
-      if (theta <= 0) goto backup;
-    }
+  branch : {
+    std::int32_t theta;
+    i = choose<Mult>(theta);
+    if (theta <= 0) goto backup;
+  }
     frame[level].item = i;
     frame[level].x = -1;
     frame[level].sib = 0;

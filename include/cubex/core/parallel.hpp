@@ -85,9 +85,9 @@ class UnitVisitor {
 };
 
 struct ParallelOptions {
-  unsigned threads = 0;              // 0: all cores (std::thread::hardware_concurrency)
-  std::uint32_t shard_index = 0;     // solve only the units with index % shard_count ==
-  std::uint32_t shard_count = 1;     //   shard_index
+  unsigned threads = 0;                     // 0: all cores (std::thread::hardware_concurrency)
+  std::uint32_t shard_index = 0;            // solve only the units with index % shard_count ==
+  std::uint32_t shard_count = 1;            //   shard_index
   const std::vector<bool>* skip = nullptr;  // units already done (resume): not searched
   UnitResult skipped_counts;                // their counts, added to the totals and progress
   SolveLimits limits;                       // stop flag, solution limit (over all threads)
@@ -99,9 +99,9 @@ struct ParallelOptions {
 };
 
 struct ParallelStats {
-  SolveStats st;                 // totals: done units, skipped ones and cut-short ones
-  std::size_t units_done = 0;    // completed in this run
-  std::size_t units_total = 0;   // units in this run's shard
+  SolveStats st;                // totals: done units, skipped ones and cut-short ones
+  std::size_t units_done = 0;   // completed in this run
+  std::size_t units_total = 0;  // units in this run's shard
   unsigned threads = 0;
 };
 
