@@ -275,7 +275,7 @@ struct Dlx {
     const std::int32_t base = static_cast<std::int32_t>(prefix.size());
     const std::int32_t limit = depth ? base + static_cast<std::int32_t>(depth) : INT32_MAX;
     std::int32_t level = 0;
-    std::int32_t i, x;
+    std::int32_t i, x, theta;
     updates = 0;
 
   enter:
@@ -309,11 +309,9 @@ struct Dlx {
       }
       goto backup;
     }
-  branch : {
-    std::int32_t theta;
+  branch:
     i = choose<Mult>(theta);
     if (theta <= 0) goto backup;
-  }
     frame[level].item = i;
     frame[level].x = -1;
     frame[level].sib = 0;
