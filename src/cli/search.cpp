@@ -265,6 +265,15 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
                           {"done", std::move(list)}};
   };
 
+  // Compact (a line per unit would make it large), atomic: a kill leaves the previous one whole.
+  auto save = [&](const nlohmann::json& j) {
+    try {
+      write_file_atomic(checkpoint, j.dump() + "\n");
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  };
+
   ParallelOptions opt;
   opt.threads = threads;
   opt.shard_index = shard.k;
@@ -325,7 +334,7 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
   opt.on_tick = [&](const Progress& p) {
     if (!checkpoint.empty() && std::chrono::steady_clock::now() - last_save >=
                                    std::chrono::duration<double>(g_checkpoint_every)) {
-      write_json(checkpoint, checkpoint_json(false));
+      save(checkpoint_json(false));
       last_save = std::chrono::steady_clock::now();
     }
     if (!tty) return;
@@ -344,7 +353,7 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
   UnitVisitor ordered(on_solution);
   const ParallelStats ps_stats = ps.solve(visit ? &ordered : nullptr, opt);
   if (tty) std::cerr << "\n";
-  if (!checkpoint.empty()) write_json(checkpoint, checkpoint_json(ps_stats.st.complete));
+  if (!checkpoint.empty()) save(checkpoint_json(ps_stats.st.complete));
 
   out.st = ps_stats.st;
   if (visit) {
