@@ -199,3 +199,22 @@ TEST(SearchCli, SolutionsComeInTheSameOrderForAnyNumberOfThreads) {
     }
   }
 }
+
+// Checkpoints of shards merge like their --json results.
+TEST(SearchCli, ShardCheckpointsMerge) {
+  TempDir dir;
+  for (int k = 0; k < 2; ++k) {
+    auto r = run_cubex("solve '" + xc("soma.dlx") + "' --shard " + std::to_string(k) +
+                       "/2 --checkpoint '" + (dir / ("c" + std::to_string(k))) + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+  }
+  auto m = run_cubex("merge '" + (dir / "c0") + "' '" + (dir / "c1") + "'");
+  ASSERT_EQ(m.status, 0) << m.output;
+  EXPECT_NE(m.output.find("solutions: 11,520\n"), std::string::npos) << m.output;
+  EXPECT_NE(m.output.find("complete: every shard"), std::string::npos) << m.output;
+  // Resuming shard 0's checkpoint as shard 1 is refused.
+  auto r = run_cubex("solve '" + xc("soma.dlx") + "' --shard 1/2 --resume '" + (dir / "c0") + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("differs from the checkpoint's shard 0/2"), std::string::npos)
+      << r.output;
+}
