@@ -1,8 +1,11 @@
 // The exact-cover core on Knuth-format instances: time per full count, nodes/s and updates/s.
 //   ./build/cubex_bench --benchmark_filter=Core
-// Each benchmark repeats 3 times and reports the median (CPU time).
+// Each benchmark repeats 3 times and reports the median (CPU time). Core/<file> uses the backend
+// chosen automatically (the bitset one on all of these), Core/<file>/links forces dancing links.
+// y25_o1, y25_o2 and bedlam_sym (minutes with links) run only with CUBEX_BENCH_LONG=1.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -20,9 +23,9 @@ const cubex::Problem& instance(const std::string& name) {
   return it->second.problem;
 }
 
-void BM_CoreCount(benchmark::State& state, const std::string& file) {
+void BM_CoreCount(benchmark::State& state, const std::string& file, cubex::Backend backend) {
   const cubex::Problem& p = instance(file);
-  cubex::Solver solver(p);
+  cubex::Solver solver(p, backend);
   cubex::SolveStats st;
   for (auto _ : state) {
     st = solver.count();
@@ -35,17 +38,27 @@ void BM_CoreCount(benchmark::State& state, const std::string& file) {
                                                    benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void core(const char* name, const char* file) {
-  benchmark::RegisterBenchmark(name, BM_CoreCount, std::string(file))
+void core(const std::string& name, const char* file,
+          cubex::Backend backend = cubex::Backend::kAuto) {
+  benchmark::RegisterBenchmark(name.c_str(), BM_CoreCount, std::string(file), backend)
       ->Unit(benchmark::kMillisecond)
       ->Repetitions(3)
       ->ReportAggregatesOnly(true);
 }
 
 const bool registered = [] {
+  const bool long_runs = std::getenv("CUBEX_BENCH_LONG") != nullptr;
   core("Core/soma", "soma.dlx");
   core("Core/pent6x10_sym", "pent6x10_sym.dlx");
   core("Core/y25_o0", "y25_o0.dlx");
+  core("Core/soma/links", "soma.dlx", cubex::Backend::kLinks);
+  core("Core/pent6x10_sym/links", "pent6x10_sym.dlx", cubex::Backend::kLinks);
+  if (long_runs) {
+    core("Core/y25_o1", "y25_o1.dlx");
+    core("Core/y25_o2", "y25_o2.dlx");
+    core("Core/bedlam_sym", "bedlam_sym.dlx");
+    core("Core/y25_o0/links", "y25_o0.dlx", cubex::Backend::kLinks);
+  }
   return true;
 }();
 

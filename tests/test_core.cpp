@@ -6,7 +6,9 @@
 #include <atomic>
 #include <random>
 #include <set>
+#include <stdexcept>
 
+#include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
 #include "test_util.hpp"
@@ -19,10 +21,10 @@ using Solution = std::vector<OptionId>;
 
 namespace {
 
-std::set<Solution> all_solutions(const Problem& p) {
+std::set<Solution> all_solutions(const Problem& p, cubex::Backend backend = cubex::Backend::kAuto) {
   std::set<Solution> out;
   std::size_t visits = 0;
-  Solver(p).solve([&](std::span<const OptionId> s) {
+  Solver(p, backend).solve([&](std::span<const OptionId> s) {
     Solution v(s.begin(), s.end());
     std::sort(v.begin(), v.end());
     out.insert(v);
@@ -56,6 +58,12 @@ std::set<Solution> brute_force(const Problem& p) {
   }
   return out;
 }
+
+// Forces the bitset backend's MRV mode while in scope.
+struct MrvMode {
+  explicit MrvMode(cubex::detail::BitsetMrv m) { cubex::detail::g_bitset_mrv = m; }
+  ~MrvMode() { cubex::detail::g_bitset_mrv = cubex::detail::BitsetMrv::kAuto; }
+};
 
 }  // namespace
 
@@ -113,7 +121,7 @@ TEST(Core, ZeroUpperBoundTakesItsOptionsOutOfPlay) {
 
 TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
   std::mt19937 rng(20261122);
-  int with_solutions = 0, with_mult = 0;
+  int with_solutions = 0, with_mult = 0, with_bitset = 0;
   for (int trial = 0; trial < 600; ++trial) {
     Problem p;
     const int np = 1 + rng() % 5, ns = rng() % 3, no = 1 + rng() % 13;
@@ -142,21 +150,75 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
       p.add_option(items);
     }
     auto want = brute_force(p);
-    auto got = all_solutions(p);
+    // Dancing links always; the bitset backend where it applies. Both must give the brute
+    // force's solutions, and walk the same tree (same nodes, same order of solutions).
+    auto got = all_solutions(p, cubex::Backend::kLinks);
     ASSERT_EQ(got, want) << "trial " << trial << "\n" << cubex::to_knuth(p);
-    EXPECT_EQ(Solver(p).count().solutions, want.size());
+    const auto links = Solver(p, cubex::Backend::kLinks).count();
+    EXPECT_EQ(links.solutions, want.size());
     for (const Solution& s : got) EXPECT_EQ(cubex::check_solution(p, s), "");
+    if (!p.has_multiplicities()) {
+      // Both ways of finding the item with the fewest options (engine.hpp).
+      for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
+        MrvMode mode(mrv);
+        ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want) << "trial " << trial << "\n"
+                                                                   << cubex::to_knuth(p);
+        const auto bits = Solver(p, cubex::Backend::kBitset).count();
+        EXPECT_EQ(bits.solutions, want.size());
+        EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
+      }
+      with_bitset += 1;
+    } else {
+      EXPECT_THROW(Solver(p, cubex::Backend::kBitset), std::invalid_argument);
+    }
     with_solutions += !want.empty();
     with_mult += p.has_multiplicities();
   }
   // The generator must exercise the interesting cases, not only empty answers.
   EXPECT_GT(with_solutions, 200);
   EXPECT_GT(with_mult, 200);
+  EXPECT_GT(with_bitset, 150);
 }
 
-TEST(Core, LimitsVisitorAndStopFlagEndTheSearchEarly) {
+// Both backends find the same solutions by walking the same tree (the bitset backend orders
+// the children of a node differently, so the order of the solutions differs).
+TEST(Core, BackendsVisitTheSameSolutionsOnTheSameTree) {
+  auto f = cubex::read_knuth_file(cubex::test::xc_file("soma_sym.dlx"));
+  Solver sl(f.problem, cubex::Backend::kLinks), sb(f.problem, cubex::Backend::kBitset);
+  EXPECT_EQ(sb.backend(), cubex::Backend::kBitset);
+  std::set<Solution> a, b;
+  auto collect = [](std::set<Solution>& out) {
+    return [&out](std::span<const OptionId> s) {
+      Solution v(s.begin(), s.end());
+      std::sort(v.begin(), v.end());
+      EXPECT_TRUE(out.insert(v).second);
+      return true;
+    };
+  };
+  const auto stl = sl.solve(collect(a)), stb = sb.solve(collect(b));
+  ASSERT_EQ(a.size(), 480u);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(stl.nodes, stb.nodes);
+  for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
+    MrvMode mode(mrv);
+    std::set<Solution> c;
+    const auto st = Solver(f.problem, cubex::Backend::kBitset).solve(collect(c));
+    EXPECT_EQ(c, a);
+    EXPECT_EQ(st.nodes, stl.nodes);
+  }
+  EXPECT_EQ(Solver(f.problem).backend(), cubex::Backend::kBitset);  // chosen automatically
+}
+
+class CoreBackend : public testing::TestWithParam<cubex::Backend> {};
+INSTANTIATE_TEST_SUITE_P(Backends, CoreBackend,
+                         testing::Values(cubex::Backend::kLinks, cubex::Backend::kBitset),
+                         [](const auto& info) {
+                           return info.param == cubex::Backend::kLinks ? "links" : "bitset";
+                         });
+
+TEST_P(CoreBackend, LimitsVisitorAndStopFlagEndTheSearchEarly) {
   auto f = cubex::read_knuth_file(cubex::test::xc_file("l9.dlx"));
-  Solver s(f.problem);
+  Solver s(f.problem, GetParam());
   cubex::SolveLimits lim;
   lim.max_solutions = 10;
   auto st = s.count(lim);
@@ -212,22 +274,30 @@ TEST(Core, ProblemRejectsMalformedInput) {
 struct Known {
   const char* file;
   std::uint64_t solutions;
+  cubex::Backend backend;
 };
 class KnownCounts : public testing::TestWithParam<Known> {};
 
 TEST_P(KnownCounts, MatchesPublishedCount) {
   auto f = cubex::read_knuth_file(cubex::test::xc_file(GetParam().file));
-  auto st = Solver(f.problem).count();
+  Solver solver(f.problem, GetParam().backend);
+  auto st = solver.count();
   EXPECT_TRUE(st.complete);
   EXPECT_EQ(st.solutions, GetParam().solutions);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedXc, KnownCounts,
-                         testing::Values(Known{"l9.dlx", 5328}, Known{"soma.dlx", 11520},
-                                         Known{"soma_sym.dlx", 480},
-                                         Known{"pent6x10_sym.dlx", 2339}, Known{"y25_o1.dlx", 666},
-                                         Known{"conway_mult.dlx", 27456}),
-                         [](const auto& info) {
-                           std::string n = info.param.file;
-                           return n.substr(0, n.find('.'));
-                         });
+constexpr auto kLinks = cubex::Backend::kLinks;
+constexpr auto kBitset = cubex::Backend::kBitset;
+INSTANTIATE_TEST_SUITE_P(
+    SharedXc, KnownCounts,
+    testing::Values(Known{"l9.dlx", 5328, kLinks}, Known{"soma.dlx", 11520, kLinks},
+                    Known{"soma_sym.dlx", 480, kLinks}, Known{"pent6x10_sym.dlx", 2339, kLinks},
+                    Known{"y25_o1.dlx", 666, kLinks}, Known{"conway_mult.dlx", 27456, kLinks},
+                    Known{"l9.dlx", 5328, kBitset}, Known{"soma.dlx", 11520, kBitset},
+                    Known{"soma_sym.dlx", 480, kBitset}, Known{"pent6x10_sym.dlx", 2339, kBitset},
+                    Known{"pent6x10.dlx", 9356, kBitset}, Known{"y25_o1.dlx", 666, kBitset}),
+    [](const auto& info) {
+      std::string n = info.param.file;
+      return n.substr(0, n.find('.')) +
+             (info.param.backend == cubex::Backend::kLinks ? "_links" : "_bitset");
+    });

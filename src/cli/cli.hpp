@@ -50,5 +50,6 @@ int cmd_render(const std::vector<std::string>& args);
 // True when stdout is a terminal that takes colours (not redirected, NO_COLOR unset, TERM not
 // "dumb"): the solution drawings are then coloured, one colour per piece.
 bool stdout_wants_colour();
+int cmd_merge(const std::vector<std::string>& args);
 
 }  // namespace cubex::cli

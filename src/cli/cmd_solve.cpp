@@ -1,13 +1,16 @@
 // cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT] [--threads N]
-//                  [--symmetry none|rotations|auto]
+//                  [--symmetry none|rotations|auto] [--checkpoint FILE] [--resume FILE]
+//                  [--shard K/N]
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/symmetry.hpp"
+#include "search.hpp"
 
 namespace po = boost::program_options;
 
@@ -26,7 +29,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "options");
   std::string file, json_out, symmetry = "auto";
   std::uint64_t limit = 0;
-  unsigned threads = 0;
+  SearchOptions search;
   // clang-format off
   opts.add_options()
     ("help,h", "show this help")
@@ -35,13 +38,13 @@ int cmd_solve(const std::vector<std::string>& args) {
     ("all", "print every solution (and put them in --json)")
     ("limit", po::value(&limit), "stop after N solutions")
     ("json", po::value(&json_out), "write counts, solutions and statistics to OUT as JSON")
-    ("threads", po::value(&threads), "worker threads (accepted; the search is single-threaded for now)")
     ("symmetry", po::value(&symmetry),
      "auto (default): also count solutions up to the puzzle's symmetry (rotations, and "
      "reflections where the pieces allow), listing one solution per class; rotations: "
      "rotations only; none: every solution counted and listed")
     ("quiet,q", "print only the summary, not the solutions");
   // clang-format on
+  add_search_options(opts, search);
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::variables_map vm;
@@ -70,8 +73,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   nlohmann::json solutions = nlohmann::json::array();
   const CubeGroup group = puzzle->symmetry_group(*sym_mode);
   const bool by_orbit = group.group.order() > 1;
-  SymmetryStats sy;
-  SolveStats st;
+  std::optional<SymmetricSolver> sym;
+  if (by_orbit) sym.emplace(pb, group.group);
   std::uint64_t k = 0;
   auto show = [&](std::span<const OptionId> s, std::uint64_t orbit) {
     ++k;
@@ -88,21 +91,12 @@ int cmd_solve(const std::vector<std::string>& args) {
     }
     return true;
   };
-  if (by_orbit) {
-    SymmetricSolver solver(pb, group.group);
-    OrbitVisitor visit(show);
-    sy = solver.solve(keep ? &visit : nullptr, limits);
-    st = sy.search;
-  } else {
-    Solver solver(pb);
-    if (keep) {
-      st = solver.solve([&](std::span<const OptionId> s) { return show(s, 1); }, limits);
-    } else {
-      st = solver.count(limits);
-    }
-    sy.total = sy.unique = st.solutions;
-    sy.group_order = 1;
-  }
+  OrbitVisitor visitor(show);
+  const SearchOutcome run =
+      run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
+  const SolveStats& st = run.st;
+  const Tally& sy = run.tally;
+  const std::size_t kernel = sym ? sym->kernel() : 1;
   const bool interrupted = g_stop.load();
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
@@ -119,11 +113,11 @@ int cmd_solve(const std::vector<std::string>& args) {
               << " symmetries (" << group.group.order() - reflections << " rotations, "
               << reflections << " reflections); " << with_commas(sy.symmetric)
               << " of them symmetric\n";
-    if (sy.kernel > 1) {
-      std::cout << "  (" << sy.kernel - 1 << " of the symmetries move" << (sy.kernel > 2 ? "" : "s")
+    if (kernel > 1) {
+      std::cout << "  (" << kernel - 1 << " of the symmetries move" << (kernel > 2 ? "" : "s")
                 << " no cell, like the mirror in the plane of a flat puzzle: every class has at "
                    "most "
-                << group.group.order() / sy.kernel << " solutions)\n";
+                << group.group.order() / kernel << " solutions)\n";
     }
   }
   char rate[64];
@@ -146,8 +140,10 @@ int cmd_solve(const std::vector<std::string>& args) {
                    {"symmetric", sy.symmetric}};
     j["symmetry"] = {{"mode", symmetry}, {"elements", group.symmetry}};
     j["solutions"] = std::move(solutions);
-    j["stats"] = {{"nodes", st.nodes},       {"updates", st.updates},      {"seconds", st.seconds},
-                  {"complete", st.complete}, {"interrupted", interrupted}, {"threads", 1}};
+    j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
+                  {"seconds", st.seconds},      {"complete", st.complete},
+                  {"interrupted", interrupted}, {"threads", run.threads}};
+    j["search"] = run.json;
     write_json(json_out, j);
   }
   return interrupted ? kExitInterrupted : kExitOk;

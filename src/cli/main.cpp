@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"pocket", "2x2x2 Rubik's cube: optimal solutions, distance table", cubex::cli::cmd_pocket},
     {"render", "draw a solution as SVG, or all of them in a 3-D HTML viewer",
      cubex::cli::cmd_render},
+    {"merge", "add the counts of shard results (solve --shard K/N)", cubex::cli::cmd_merge},
 };
 
 void usage(std::ostream& os) {

@@ -26,6 +26,7 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
+#include "engine.hpp"
 
 namespace cubex::detail {
 
@@ -49,6 +50,7 @@ struct Dlx {
     std::int32_t item;
     std::int32_t x;  // node of the option being tried, or `item` for "none"
     std::uint32_t tweak_base;
+    std::uint32_t sib;  // index of the child being searched (see engine.hpp: tree addresses)
     Mode mode;
   };
   std::vector<Frame> frame;
@@ -259,12 +261,32 @@ struct Dlx {
 
   template <bool Mult>
   SolveStats run(SolutionVisitor* visit, const SolveLimits& limits) {
-    SolveStats st;
+    return run_at<Mult>({}, 0, visit, limits).st;
+  }
+
+  // The subtree at `prefix`, down to `depth` levels below it (0: all the way); see engine.hpp.
+  // Levels above the prefix are replayed by skipping the siblings before the prefix's child.
+  template <bool Mult>
+  RunResult run_at(std::span<const std::uint32_t> prefix, std::uint32_t depth,
+                   SolutionVisitor* visit, const SolveLimits& limits) {
+    RunResult r;
+    SolveStats& st = r.st;
     const auto t0 = std::chrono::steady_clock::now();
+    const std::int32_t base = static_cast<std::int32_t>(prefix.size());
+    const std::int32_t limit = depth ? base + static_cast<std::int32_t>(depth) : INT32_MAX;
     std::int32_t level = 0;
-    std::int32_t i, x;
+    std::int32_t i, x, theta;
+    updates = 0;
 
   enter:
+    if (level < base) {
+      if (rlink[0] == 0) goto done;  // the prefix runs through a solution: not a node
+      goto branch;
+    }
+    if (level == limit) {
+      ++r.frontier;
+      goto backup;
+    }
     ++st.nodes;
     if (limits.stop && (st.nodes & 1023) == 0 && limits.stop->load(std::memory_order_relaxed)) {
       st.complete = false;
@@ -287,13 +309,12 @@ struct Dlx {
       }
       goto backup;
     }
-    {
-      std::int32_t theta;
-      i = choose<Mult>(theta);
-      if (theta <= 0) goto backup;
-    }
+  branch:
+    i = choose<Mult>(theta);
+    if (theta <= 0) goto backup;
     frame[level].item = i;
     frame[level].x = -1;
+    frame[level].sib = 0;
     if (!Mult || (room[i] == 1 && need[i] == 1)) {
       frame[level].mode = kPlain;
       cover(i);
@@ -322,8 +343,7 @@ struct Dlx {
             goto backup;
           }
           frame[level].x = i;  // try "none of them"
-          ++level;
-          goto enter;
+          goto descend;
         }
         break;
       case kTweak:
@@ -337,20 +357,23 @@ struct Dlx {
           rlink[llink[i]] = rlink[i];
           llink[rlink[i]] = llink[i];
           frame[level].x = i;
-          ++level;
-          goto enter;
+          goto descend;
         }
         untweak(i, frame[level].tweak_base);
         goto backup;
     }
     frame[level].x = x;
     commit_others(x);
+  descend:
     ++level;
+    if (level <= base && frame[level - 1].sib < prefix[level - 1]) goto skip;  // replaying
     goto enter;
 
   backup:
-    if (level == 0) goto done;
+    if (level <= base) goto done;
+  skip:
     --level;
+    ++frame[level].sib;
     i = frame[level].item;
     x = frame[level].x;
     if (Mult && x == i) {  // returning from "none"
@@ -374,9 +397,38 @@ struct Dlx {
     goto try_x;
 
   done:
+    unwind(level);
     st.updates = updates;
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return st;
+    return r;
+  }
+
+  // Undoes frames level-1 .. 0 (each with its current child applied), leaving the matrix as it
+  // was before the search: a run that stopped early or below a prefix leaves no trace.
+  void unwind(std::int32_t level) {
+    while (level > 0) {
+      --level;
+      const Frame& f = frame[level];
+      const std::int32_t i = f.item;
+      if (f.x == i) {  // the "none" child (multiplicities only)
+        if (f.mode == kLast) {
+          uncover(i);
+        } else {
+          rlink[llink[i]] = i;
+          llink[rlink[i]] = i;
+          untweak(i, f.tweak_base);
+        }
+        continue;
+      }
+      uncommit_others(f.x);
+      if (multiplicities && f.mode == kTweak) {
+        ++room[i];
+        ++need[i];
+        untweak(i, f.tweak_base);
+      } else {
+        uncover(i);
+      }
+    }
   }
 };
 

@@ -1,23 +1,72 @@
-// Solver: the public face of the dancing-links search in dlx.hpp.
+// Solver: the public face of the two search backends (engine.hpp).
 #include "cubex/core/solver.hpp"
 
+#include <stdexcept>
+
 #include "dlx.hpp"
+#include "engine.hpp"
 
 namespace cubex {
 
-Solver::Solver(const Problem& problem) : problem_(problem) {}
+namespace detail {
+
+std::unique_ptr<Engine> make_bitset_engine(const Problem& p);  // bitset.cpp
+bool bitset_supported(const Problem& p);
+
+namespace {
+
+// Dancing links. Every run leaves the matrix as it found it (Dlx::unwind), so one copy serves
+// all runs; a clone copies the pristine matrix.
+class DlxEngine final : public Engine {
+ public:
+  explicit DlxEngine(std::shared_ptr<const Dlx> pristine)
+      : pristine_(std::move(pristine)), work_(*pristine_) {}
+  std::unique_ptr<Engine> clone() const override { return std::make_unique<DlxEngine>(pristine_); }
+  RunResult run(std::span<const std::uint32_t> prefix, std::uint32_t depth, SolutionVisitor* visit,
+                const SolveLimits& limits) override {
+    return work_.multiplicities ? work_.run_at<true>(prefix, depth, visit, limits)
+                                : work_.run_at<false>(prefix, depth, visit, limits);
+  }
+
+ private:
+  std::shared_ptr<const Dlx> pristine_;
+  Dlx work_;
+};
+
+}  // namespace
+
+Backend resolve_backend(const Problem& p, Backend backend) {
+  if (backend == Backend::kAuto) return bitset_supported(p) ? Backend::kBitset : Backend::kLinks;
+  if (backend == Backend::kBitset && !bitset_supported(p)) {
+    throw std::invalid_argument(
+        "the bitset backend needs a problem without multiplicities, with options, and a CPU with "
+        "POPCNT, AVX2 and BMI2");
+  }
+  return backend;
+}
+
+std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend) {
+  if (resolve_backend(p, backend) == Backend::kBitset) return make_bitset_engine(p);
+  return std::make_unique<DlxEngine>(std::make_shared<const Dlx>(p));
+}
+
+}  // namespace detail
+
+Solver::Solver(const Problem& problem, Backend backend)
+    : problem_(problem), backend_(detail::resolve_backend(problem, backend)) {}
 Solver::~Solver() = default;
 
+detail::Engine& Solver::engine() {
+  if (!engine_) engine_ = detail::make_engine(problem_, backend_);
+  return *engine_;
+}
+
 SolveStats Solver::solve(SolutionVisitor visit, const SolveLimits& limits) {
-  dlx_ =
-      std::make_unique<detail::Dlx>(problem_);  // fresh links: a stopped search leaves them mid-way
-  return dlx_->multiplicities ? dlx_->run<true>(&visit, limits) : dlx_->run<false>(&visit, limits);
+  return engine().run({}, 0, &visit, limits).st;
 }
 
 SolveStats Solver::count(const SolveLimits& limits) {
-  dlx_ = std::make_unique<detail::Dlx>(problem_);
-  return dlx_->multiplicities ? dlx_->run<true>(nullptr, limits)
-                              : dlx_->run<false>(nullptr, limits);
+  return engine().run({}, 0, nullptr, limits).st;
 }
 
 std::optional<std::vector<OptionId>> Solver::first() {

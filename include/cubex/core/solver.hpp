@@ -4,10 +4,14 @@
 //   auto stats = solver.count();                        // just count
 //   solver.solve([&](std::span<const cubex::OptionId> s) { ...; return true; });  // visit all
 //
-// The search is Knuth's Algorithm X over dancing links, extended with his Algorithm M for
-// multiplicities: flat arrays of nodes, item headers that know their length, and the item with
-// the fewest remaining choices (MRV) chosen at each level. The search loop is iterative (no
-// recursion), allocates nothing and makes no virtual call; a visitor is called once per solution.
+// Two backends walk the same search tree (Backend below): Knuth's Algorithm X over dancing
+// links, extended with his Algorithm M for multiplicities, and, for plain exact cover, bitsets
+// of the live options (src/core/bitset.cpp). At each level the primary item with the fewest
+// remaining options (MRV; ties: the first item) is branched on. The search loops are iterative,
+// allocate nothing and make no virtual call; a visitor is called once per solution.
+//
+// For several threads, progress, checkpoints and shards see parallel.hpp (ParallelSolver),
+// which cuts this same tree into work units.
 #pragma once
 
 #include <atomic>
@@ -49,18 +53,28 @@ struct SolveLimits {
 struct SolveStats {
   std::uint64_t solutions = 0;  // solutions found (visited)
   std::uint64_t nodes = 0;      // search-tree nodes entered
-  std::uint64_t updates = 0;    // link removals
+  std::uint64_t updates = 0;    // links: link removals; bitset: 64-bit words of live options
+                                //   rewritten
   bool complete = true;         // false when stopped early (limit, visitor, stop flag)
   double seconds = 0;           // wall-clock time of the search
 };
 
+// The search backends. Both walk the same tree (same item choices, same order of children) and
+// give the same solutions in the same order; they differ only in speed and in what they accept.
+//   kLinks:  dancing links (Algorithms X and M): every problem, multiplicities included.
+//   kBitset: live-option bitsets: problems without multiplicities (every primary item 1..1),
+//            usually several times faster on puzzle-sized matrices.
+//   kAuto:   kBitset where it applies, else kLinks.
+enum class Backend { kAuto, kLinks, kBitset };
+
 namespace detail {
-struct Dlx;
+class Engine;
 }
 
 class Solver {
  public:
-  explicit Solver(const Problem& problem);
+  // Throws std::invalid_argument when `backend` is kBitset and the problem has multiplicities.
+  explicit Solver(const Problem& problem, Backend backend = Backend::kAuto);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
@@ -73,10 +87,15 @@ class Solver {
   std::optional<std::vector<OptionId>> first();
 
   const Problem& problem() const { return problem_; }
+  // The backend in use (never kAuto).
+  Backend backend() const { return backend_; }
 
  private:
+  detail::Engine& engine();
+
   const Problem& problem_;
-  std::unique_ptr<detail::Dlx> dlx_;
+  Backend backend_;
+  std::unique_ptr<detail::Engine> engine_;
 };
 
 }  // namespace cubex

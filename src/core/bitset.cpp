@@ -1,0 +1,417 @@
+// The bitset backend: plain exact cover (every primary item 1..1, secondary items at most once)
+// as bit operations on the set of live options.
+//
+// State at search level L is one bitset `live[L]` over the options (bit o set: option o is still
+// compatible with the options chosen so far) and one bitset `open[L]` over the primary items not
+// yet covered. Choosing option x gives the child
+//     live[L+1] = live[L] & ~col[j] for every item j of x,     open[L+1] = open[L] - items(x),
+// where col[j] is the set of options that contain j: this removes x and every option that
+// conflicts with it, primary or secondary alike, with no branch on the item's kind. Nothing is
+// undone on backtracking: the parent's level is still there. The number of ways to cover item i
+// is popcount(live[L] & col[i]); the item with the fewest (ties: the first) is branched on, its
+// options in increasing index order - exactly the tree of the dancing-links backend, which the
+// tests check node for node.
+//
+// col[i] is stored sparsely, as the (word, mask) pairs of its non-zero 64-bit words: an item met
+// by few options (a piece of a polycube puzzle, whose placements are consecutive) costs a few
+// words, not the width of the matrix.
+#include <immintrin.h>
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "engine.hpp"
+
+#pragma GCC push_options
+#pragma GCC target("popcnt,avx2,bmi,bmi2")
+
+namespace cubex::detail {
+
+BitsetMrv g_bitset_mrv = BitsetMrv::kAuto;
+
+namespace {
+
+struct Tables {
+  std::uint32_t m = 0;                   // options
+  std::uint32_t words = 0;               // 64-bit words of an option bitset
+  std::uint32_t n1 = 0;                  // primary items (internal ids 0..n1-1; secondaries follow)
+  std::uint32_t pwords = 0;              // 64-bit words of a primary-item bitset
+  std::vector<std::uint32_t> col_start;  // per internal item: its (word, mask) pairs
+  std::vector<std::uint32_t> col_word;
+  std::vector<std::uint64_t> col_mask;
+  std::vector<std::uint32_t> opt_start;  // per option: its internal items
+  std::vector<std::uint32_t> opt_items;
+  std::vector<std::uint64_t> dense;       // col[i] as `words` words, item after item
+  std::vector<OptionId> order;            // internal option -> the problem's option
+  bool incremental = false;               // MRV from counts kept per level (else popcounts)
+  std::vector<std::uint32_t> prim_start;  // per option: its primary items
+  std::vector<std::uint32_t> prim_items;
+
+  Tables(const Problem& p, bool sort_options) {
+    std::vector<std::uint32_t> internal(p.num_items());
+    for (ItemId i = 0; i < p.num_items(); ++i)
+      if (p.item(i).primary) internal[i] = n1++;
+    std::uint32_t n = n1;
+    for (ItemId i = 0; i < p.num_items(); ++i)
+      if (!p.item(i).primary) internal[i] = n++;
+    m = static_cast<std::uint32_t>(p.num_options());
+    words = (m + 63) / 64;
+    pwords = (n1 + 63) / 64;
+
+    // Internal option order: by sorted internal item list (pieces, then cells in a polycube
+    // file), so that options dying together share words and an item's options share few words.
+    std::vector<std::vector<std::uint32_t>> keys(m);
+    for (OptionId o = 0; o < m; ++o) {
+      for (ItemId i : p.option(o)) keys[o].push_back(internal[i]);
+      std::sort(keys[o].begin(), keys[o].end());
+    }
+    order.resize(m);
+    for (OptionId o = 0; o < m; ++o) order[o] = o;
+    if (sort_options) {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](OptionId a, OptionId b) { return keys[a] < keys[b]; });
+    }
+    opt_start.reserve(m + 1);
+    opt_start.push_back(0);
+    std::vector<std::vector<OptionId>> by_item(n);
+    for (OptionId o = 0; o < m; ++o) {
+      for (ItemId i : p.option(order[o])) {
+        opt_items.push_back(internal[i]);
+        by_item[internal[i]].push_back(o);
+      }
+      opt_start.push_back(static_cast<std::uint32_t>(opt_items.size()));
+    }
+    col_start.reserve(n + 1);
+    col_start.push_back(0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (OptionId o : by_item[i]) {  // increasing o: one pair per non-zero word
+        const std::uint32_t w = o / 64;
+        if (col_word.size() == col_start.back() || col_word.back() != w) {
+          col_word.push_back(w);
+          col_mask.push_back(0);
+        }
+        col_mask.back() |= std::uint64_t{1} << (o % 64);
+      }
+      col_start.push_back(static_cast<std::uint32_t>(col_word.size()));
+    }
+    prim_start.push_back(0);
+    for (OptionId o = 0; o < m; ++o) {
+      for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q)
+        if (opt_items[q] < n1) prim_items.push_back(opt_items[q]);
+      prim_start.push_back(static_cast<std::uint32_t>(prim_items.size()));
+    }
+    // Kept counts cost a decrement per primary item of every option that dies; popcounts cost
+    // a scan of every open item's words. Long columns (a piece's placements die together when
+    // one is chosen) favour popcounts; short ones (y25: 36 options per cell) favour counts.
+    switch (g_bitset_mrv) {
+      case BitsetMrv::kAuto:
+        incremental = n1 > 0 && prim_items.size() <= std::size_t{64} * n1 && m < 0xFFFF;
+        break;
+      case BitsetMrv::kScan:
+        incremental = false;
+        break;
+      case BitsetMrv::kCounts:
+        incremental = m < 0xFFFF;
+        break;
+    }
+    dense.assign(std::size_t{n} * words, 0);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t p = col_start[i]; p < col_start[i + 1]; ++p)
+        dense[std::size_t{i} * words + col_word[p]] = col_mask[p];
+  }
+};
+
+class BitsetEngine final : public Engine {
+ public:
+  explicit BitsetEngine(std::shared_ptr<const Tables> t) : t_(std::move(t)) {
+    const std::size_t levels = std::size_t{t_->n1} + 2;
+    live_.assign(levels * t_->words, 0);
+    nz_.assign(levels * t_->words, 0);
+    nzc_.assign(levels, 0);
+    cstride_ = (t_->n1 + 15) / 16 * 16;  // whole 16-lane vectors; padding stays 0xFFFF
+    cnt_.assign(levels * cstride_, 0xFFFF);
+    incremental_ = t_->incremental;
+    open_.assign(levels * t_->pwords, 0);
+    frame_.resize(levels);
+    chosen_.resize(levels);
+    out_.resize(levels);
+  }
+
+  std::unique_ptr<Engine> clone() const override { return std::make_unique<BitsetEngine>(t_); }
+
+  RunResult run(std::span<const std::uint32_t> prefix, std::uint32_t depth, SolutionVisitor* visit,
+                const SolveLimits& limits) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    RunResult r = search(prefix, depth, visit, limits);
+    r.st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
+
+ private:
+  struct Frame {
+    std::uint32_t item;  // the item branched on
+    std::uint32_t p;     // current (word, mask) pair of col[item]
+    std::uint64_t bits;  // candidates left in that word
+    std::uint32_t sib;   // index of the child being searched
+  };
+
+  // The primary item with the fewest live options at `level`; `best` gets their number.
+  std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
+    const Tables& t = *t_;
+    if (incremental_) {
+      // The first smallest count, 16 lanes at a time.
+      const std::uint16_t* cnt = &cnt_[std::size_t{level} * cstride_];
+      __m256i mv = _mm256_set1_epi16(-1);
+      for (std::uint32_t i = 0; i < cstride_; i += 16)
+        mv = _mm256_min_epu16(mv, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(cnt + i)));
+      __m128i m8 = _mm_min_epu16(_mm256_castsi256_si128(mv), _mm256_extracti128_si256(mv, 1));
+      m8 = _mm_minpos_epu16(m8);  // lane 0: the minimum
+      const std::uint16_t m = static_cast<std::uint16_t>(_mm_extract_epi16(m8, 0));
+      best = m;
+      const __m256i want = _mm256_set1_epi16(static_cast<short>(m));
+      for (std::uint32_t i = 0;; i += 16) {
+        const __m256i eq =
+            _mm256_cmpeq_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(cnt + i)), want);
+        const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
+        if (bits) return i + static_cast<std::uint32_t>(__builtin_ctz(bits)) / 2;
+      }
+    }
+    const std::size_t W = t.words;
+    const std::uint64_t* live = &live_[level * W];
+    const std::uint32_t* nz = &nz_[level * W];
+    const std::uint32_t nzc = nzc_[level];
+    const std::uint64_t* open = &open_[std::size_t{level} * t.pwords];
+    std::uint32_t chosen = 0;
+    best = UINT32_MAX;
+    for (std::uint32_t w = 0; w < t.pwords; ++w) {
+      for (std::uint64_t bits = open[w]; bits; bits &= bits - 1) {
+        const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        // Counting walks i's non-zero words or the live non-zero words, whichever are fewer,
+        // and stops as soon as i cannot beat the best so far.
+        std::uint32_t c = 0;
+        const std::uint32_t p0 = t.col_start[i], p1 = t.col_start[i + 1];
+        if (p1 - p0 <= nzc) {
+          for (std::uint32_t p = p0; p < p1 && c < best; ++p)
+            c += static_cast<std::uint32_t>(
+                __builtin_popcountll(live[t.col_word[p]] & t.col_mask[p]));
+        } else {
+          const std::uint64_t* col = &t.dense[i * W];
+          for (std::uint32_t q = 0; q < nzc && c < best; ++q)
+            c += static_cast<std::uint32_t>(__builtin_popcountll(live[nz[q]] & col[nz[q]]));
+        }
+        if (c < best) {
+          best = c;
+          chosen = i;
+          if (c == 0) return chosen;
+        }
+      }
+    }
+    return chosen;
+  }
+
+  // Level `level + 1` = level `level` with option x chosen.
+  void descend(std::uint32_t level, std::uint32_t x) {
+    const Tables& t = *t_;
+    const std::size_t W = t.words;
+    const std::uint64_t* src = &live_[level * W];
+    std::uint64_t* dst = &live_[(level + 1) * W];
+    const std::uint32_t* nz = &nz_[level * W];
+    std::uint32_t* nz1 = &nz_[(level + 1) * W];
+    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
+                sizeof(std::uint64_t) * t.pwords);
+    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
+    const std::uint32_t* items = &t.opt_items[t.opt_start[x]];
+    const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
+    for (std::uint32_t q = 0; q < k; ++q) {
+      const std::uint32_t j = items[q];
+      if (j < t.n1) open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
+    }
+    std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
+    std::uint32_t c = 0;
+    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+      const std::uint32_t w = nz[q];
+      std::uint64_t v = src[w];
+      for (std::uint32_t r = 0; r < k; ++r) v &= ~t.dense[items[r] * W + w];
+      dst[w] = v;
+      nz1[c] = w;
+      c += v != 0;
+    }
+    nzc_[level + 1] = c;
+    updates_ += nzc_[level];
+    if (incremental_) {
+      const std::uint16_t* c0 = &cnt_[std::size_t{level} * cstride_];
+      std::uint16_t* c1 = &cnt_[std::size_t{level + 1} * cstride_];
+      std::memcpy(c1, c0, sizeof(std::uint16_t) * cstride_);
+      for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+        const std::uint32_t w = nz[q];
+        for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
+          const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
+          for (std::uint32_t r = t.prim_start[o], re = t.prim_start[o + 1]; r < re; ++r)
+            --c1[t.prim_items[r]];
+        }
+      }
+      for (std::uint32_t q = 0; q < k; ++q)
+        if (items[q] < t.n1) c1[items[q]] = 0xFFFF;
+    }
+  }
+
+  // Moves frame `level` to its next candidate; false when there is none.
+  bool next(std::uint32_t level, std::uint32_t& x) {
+    Frame& f = frame_[level];
+    const Tables& t = *t_;
+    const std::size_t W = t.words;
+    while (f.bits == 0) {
+      if (++f.p >= nzc_[level]) return false;
+      const std::uint32_t w = nz_[level * W + f.p];
+      f.bits = live_[level * W + w] & t.dense[f.item * W + w];
+    }
+    x = nz_[level * W + f.p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
+    f.bits &= f.bits - 1;
+    return true;
+  }
+
+  void start_frame(std::uint32_t level, std::uint32_t item) {
+    Frame& f = frame_[level];
+    const std::size_t W = t_->words;
+    f.item = item;
+    f.p = 0;
+    f.bits =
+        nzc_[level] ? live_[level * W + nz_[level * W]] & t_->dense[item * W + nz_[level * W]] : 0;
+    f.sib = 0;
+  }
+
+  bool report(SolutionVisitor& visit, std::uint32_t level) {
+    for (std::uint32_t l = 0; l < level; ++l) out_[l] = t_->order[chosen_[l]];
+    return visit(std::span<const OptionId>(out_.data(), level));
+  }
+
+  bool is_open_empty(std::uint32_t level) const {
+    const std::uint64_t* open = &open_[std::size_t{level} * t_->pwords];
+    for (std::uint32_t w = 0; w < t_->pwords; ++w)
+      if (open[w]) return false;
+    return true;
+  }
+
+  RunResult search(std::span<const std::uint32_t> prefix, std::uint32_t depth,
+                   SolutionVisitor* visit, const SolveLimits& limits) {
+    const Tables& t = *t_;
+    RunResult r;
+    SolveStats& st = r.st;
+    updates_ = 0;
+    // Level 0: every option live, every primary item open.
+    std::fill_n(live_.begin(), t.words, ~std::uint64_t{0});
+    if (t.m % 64) live_[t.words - 1] = (std::uint64_t{1} << (t.m % 64)) - 1;
+    for (std::uint32_t w = 0; w < t.words; ++w) nz_[w] = w;
+    nzc_[0] = t.words;
+    std::fill_n(cnt_.begin(), t.n1, 0);  // (the padding keeps 0xFFFF)
+    for (std::uint32_t o = 0; o < t.m; ++o)
+      for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) ++cnt_[t.prim_items[r]];
+    std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
+    if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
+
+    // Replay the prefix.
+    const std::uint32_t base = static_cast<std::uint32_t>(prefix.size());
+    for (std::uint32_t l = 0; l < base; ++l) {
+      std::uint32_t best;
+      if (is_open_empty(l)) return r;
+      const std::uint32_t i = choose(l, best);
+      if (prefix[l] >= best) return r;
+      start_frame(l, i);
+      std::uint32_t x = 0;
+      for (std::uint32_t k = 0; k <= prefix[l]; ++k) next(l, x);
+      frame_[l].sib = prefix[l];
+      chosen_[l] = x;
+      descend(l, x);
+    }
+    const std::uint32_t limit = depth ? base + depth : UINT32_MAX;
+
+    std::uint32_t level = base;
+    std::uint32_t x;
+  enter:
+    if (level == limit) {
+      ++r.frontier;
+      goto backup;
+    }
+    ++st.nodes;
+    if (limits.stop && (st.nodes & 1023) == 0 && limits.stop->load(std::memory_order_relaxed)) {
+      st.complete = false;
+      goto done;
+    }
+    if (is_open_empty(level)) {
+      ++st.solutions;
+      if (visit && !report(*visit, level)) {
+        st.complete = false;
+        goto done;
+      }
+      if (limits.max_solutions && st.solutions >= limits.max_solutions) {
+        st.complete = false;
+        goto done;
+      }
+      goto backup;
+    }
+    {
+      std::uint32_t best;
+      const std::uint32_t i = choose(level, best);
+      if (best == 0) goto backup;
+      start_frame(level, i);
+      frame_[level].sib = UINT32_MAX;  // incremented to 0 by the first child
+    }
+  try_next:
+    if (!next(level, x)) goto backup;
+    ++frame_[level].sib;
+    chosen_[level] = x;
+    descend(level, x);
+    ++level;
+    goto enter;
+
+  backup:
+    if (level == base) goto done;
+    --level;
+    goto try_next;
+
+  done:
+    st.updates = updates_;
+    return r;
+  }
+
+  std::shared_ptr<const Tables> t_;
+  std::vector<std::uint64_t> live_;  // one bitset per level
+  std::vector<std::uint32_t> nz_;    // per level: the indices of its non-zero live words
+  std::vector<std::uint32_t> nzc_;   // per level: how many
+  std::vector<std::uint16_t> cnt_;   // per level: live options of each primary item (incremental)
+  std::uint32_t cstride_ = 0;        // cnt_ entries per level
+  bool incremental_ = false;
+  std::vector<std::uint64_t> open_;
+  std::vector<Frame> frame_;
+  std::vector<std::uint32_t> chosen_;  // internal options chosen at each level
+  std::vector<OptionId> out_;          // the same as the problem's options
+  std::uint64_t updates_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
+  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p, true));
+}
+
+}  // namespace cubex::detail
+
+#pragma GCC pop_options
+
+namespace cubex::detail {
+
+// Outside the target region above: this runs on any CPU.
+bool bitset_supported(const Problem& p) {
+  if (p.has_multiplicities() || p.num_options() == 0) return false;
+  if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("avx2") ||
+      !__builtin_cpu_supports("bmi2")) {
+    return false;
+  }
+  // Memory of the dense columns and of the per-level stacks: about (items + primary items)
+  // x option words.
+  const std::size_t words = (p.num_options() + 63) / 64;
+  return (p.num_items() + p.num_primary() + 2) * words * 8 <= (std::size_t{64} << 20);
+}
+
+}  // namespace cubex::detail

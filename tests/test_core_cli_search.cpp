@@ -1,0 +1,220 @@
+// `cubex solve` with --threads, --shard, --checkpoint/--resume (killed at random points), and
+// `cubex merge`, end to end.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "test_util.hpp"
+
+extern char** environ;
+
+using cubex::test::run_cubex;
+using cubex::test::TempDir;
+
+namespace {
+
+// Starts `cubex ARGS...` with stdout and stderr to `log`; returns its pid.
+pid_t spawn_cubex(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> argv{CUBEX_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = -1;
+  EXPECT_EQ(posix_spawn(&pid, CUBEX_EXE, &fa, nullptr, cargv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
+}
+
+int wait_status(pid_t pid, bool* signalled = nullptr) {
+  int st = 0;
+  waitpid(pid, &st, 0);
+  if (signalled) *signalled = WIFSIGNALED(st);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+std::string xc(const std::string& name) {
+  return cubex::test::xc_file(name);
+}
+
+}  // namespace
+
+TEST(SearchCli, ThreadCountsGiveTheSameCount) {
+  for (const char* t : {"1", "2", "4"}) {
+    auto r = run_cubex("solve '" + xc("pent6x10_sym.dlx") + "' --threads " + t);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("solutions: 2,339\n"), std::string::npos) << t << "\n" << r.output;
+  }
+}
+
+TEST(SearchCli, ShardsMergedEqualTheWhole) {
+  TempDir dir;
+  std::string files;
+  std::uint64_t sum = 0;
+  for (int k = 0; k < 3; ++k) {
+    const std::string out = dir / ("s" + std::to_string(k) + ".json");
+    auto r = run_cubex("solve '" + xc("soma.dlx") + "' --threads 2 --shard " + std::to_string(k) +
+                       "/3 --json '" + out + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto j = nlohmann::json::parse(cubex::test::slurp(out));
+    EXPECT_EQ(j["search"]["shard"], std::to_string(k) + "/3");
+    EXPECT_TRUE(j["stats"]["complete"].get<bool>());
+    const auto part = j["counts"]["total"].get<std::uint64_t>();
+    EXPECT_GT(part, 0u);
+    EXPECT_LT(part, 11520u);
+    sum += part;
+    files += " '" + out + "'";
+  }
+  EXPECT_EQ(sum, 11520u);
+  auto m = run_cubex("merge" + files + " --json '" + (dir / "m.json") + "'");
+  ASSERT_EQ(m.status, 0) << m.output;
+  EXPECT_NE(m.output.find("solutions: 11,520\n"), std::string::npos) << m.output;
+  EXPECT_NE(m.output.find("complete: every shard"), std::string::npos) << m.output;
+  auto mj = nlohmann::json::parse(cubex::test::slurp(dir / "m.json"));
+  EXPECT_EQ(mj["counts"]["total"], 11520);
+  EXPECT_TRUE(mj["complete"].get<bool>());
+
+  // Two of three shards: the partial sum, flagged incomplete.
+  auto part = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "s2.json") + "'");
+  EXPECT_EQ(part.status, 0);
+  EXPECT_NE(part.output.find("shard 1/3 missing"), std::string::npos) << part.output;
+  // The same shard twice, or a shard of another puzzle: refused.
+  auto twice = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "s0.json") + "'");
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_NE(twice.output.find("search.shard"), std::string::npos) << twice.output;
+  ASSERT_EQ(run_cubex("solve '" + xc("l9.dlx") + "' --shard 1/3 --json '" + (dir / "l9.json") + "'")
+                .status,
+            0);
+  auto other = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "l9.json") + "'");
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.output.find("search.fingerprint"), std::string::npos) << other.output;
+}
+
+// The process is stopped by SIGINT or SIGTERM at a random moment; it saves its checkpoint and
+// exits 130; --resume finishes the count, which equals an uninterrupted run's.
+TEST(SearchCli, InterruptedAtRandomAndResumedGivesTheFullCount) {
+  std::random_device rd;
+  const unsigned seed = rd();
+  std::mt19937 rng(seed);
+  int interrupted = 0;
+  for (int sig : {SIGINT, SIGTERM}) {
+    TempDir dir;
+    const std::string ck = dir / "ck.json";
+    const int delay_ms = 30 + static_cast<int>(rng() % 400);
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", signal " + std::to_string(sig) + " after " +
+                 std::to_string(delay_ms) + " ms");
+    const pid_t pid =
+        spawn_cubex({"solve", xc("y25_o1.dlx"), "--threads", "2", "--checkpoint", ck}, dir / "log");
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    kill(pid, sig);
+    bool signalled = false;
+    const int status = wait_status(pid, &signalled);
+    const std::string log = cubex::test::slurp(dir / "log");
+    if (signalled) continue;  // killed before its handlers were installed: nothing to resume
+    if (status == 0) {        // finished before the signal
+      EXPECT_NE(log.find("solutions: 666\n"), std::string::npos) << log;
+      continue;
+    }
+    ASSERT_EQ(status, 130) << log;
+    ++interrupted;
+    EXPECT_NE(log.find("(interrupted: counted so far)"), std::string::npos) << log;
+    auto saved = nlohmann::json::parse(cubex::test::slurp(ck));
+    EXPECT_FALSE(saved["complete"].get<bool>());
+    EXPECT_LE(saved["counts"]["total"].get<std::uint64_t>(), 666u);
+    auto r = run_cubex("solve '" + xc("y25_o1.dlx") + "' --threads 2 --resume '" + ck + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("solutions: 666\n"), std::string::npos) << r.output;
+    auto fin = nlohmann::json::parse(cubex::test::slurp(ck));
+    EXPECT_TRUE(fin["complete"].get<bool>());
+    EXPECT_EQ(fin["counts"]["total"], 666);
+    EXPECT_EQ(fin["done"].size(), fin["units"].get<std::size_t>());
+  }
+  EXPECT_GE(interrupted, 1) << "seed " << seed;
+}
+
+// Killed without warning (SIGKILL): the periodic checkpoint is whole, and resuming from it
+// gives the full count.
+TEST(SearchCli, PeriodicCheckpointSurvivesSigkill) {
+  TempDir dir;
+  const std::string ck = dir / "ck.json";
+  const pid_t pid = spawn_cubex({"solve", xc("y25_o1.dlx"), "--threads", "1", "--checkpoint", ck,
+                                 "--checkpoint-every", "0.02"},
+                                dir / "log");
+  // Kill it once a checkpoint was written (and a little later, mid-way through the next ones).
+  for (int k = 0; k < 400 && !std::filesystem::exists(ck); ++k)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  kill(pid, SIGKILL);
+  wait_status(pid);
+  ASSERT_TRUE(std::filesystem::exists(ck)) << cubex::test::slurp(dir / "log");
+  auto r = run_cubex("solve '" + xc("y25_o1.dlx") + "' --resume '" + ck + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("solutions: 666\n"), std::string::npos) << r.output;
+}
+
+TEST(SearchCli, BadShardAndForeignCheckpointAreRefused) {
+  TempDir dir;
+  auto r = run_cubex("solve '" + xc("l9.dlx") + "' --shard 3/3");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("expected --shard K/N with 0 <= K < N, found '3/3'"), std::string::npos)
+      << r.output;
+  r = run_cubex("solve '" + xc("l9.dlx") + "' --shard x");
+  EXPECT_EQ(r.status, 2);
+
+  const std::string ck = dir / "l9.ck";
+  ASSERT_EQ(run_cubex("solve '" + xc("l9.dlx") + "' --checkpoint '" + ck + "'").status, 0);
+  r = run_cubex("solve '" + xc("soma.dlx") + "' --resume '" + ck + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("puzzle.fingerprint: expected"), std::string::npos) << r.output;
+  const std::string junk = dir.file("junk.ck", "{\"cubex\": \"checkpoint\"}");
+  r = run_cubex("solve '" + xc("l9.dlx") + "' --resume '" + junk + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("junk.ck: puzzle: expected"), std::string::npos) << r.output;
+}
+
+// Solutions are listed in the order of a one-thread run whatever the number of threads, and
+// --limit keeps the same first ones.
+TEST(SearchCli, SolutionsComeInTheSameOrderForAnyNumberOfThreads) {
+  auto solutions_part = [](const std::string& out) { return out.substr(0, out.find("\nnodes:")); };
+  for (const char* extra : {"--all", "--all --limit 25"}) {
+    const std::string base = "solve '" + xc("soma_sym.dlx") + "' " + extra + " --threads ";
+    auto one = run_cubex(base + "1");
+    ASSERT_EQ(one.status, 0) << one.output;
+    EXPECT_NE(one.output.find("Solution 25:"), std::string::npos);
+    for (const char* t : {"2", "4"}) {
+      auto r = run_cubex(base + t);
+      ASSERT_EQ(r.status, 0) << r.output;
+      EXPECT_EQ(solutions_part(r.output), solutions_part(one.output)) << extra << ", " << t;
+    }
+  }
+}
+
+// Checkpoints of shards merge like their --json results.
+TEST(SearchCli, ShardCheckpointsMerge) {
+  TempDir dir;
+  for (int k = 0; k < 2; ++k) {
+    auto r = run_cubex("solve '" + xc("soma.dlx") + "' --shard " + std::to_string(k) +
+                       "/2 --checkpoint '" + (dir / ("c" + std::to_string(k))) + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+  }
+  auto m = run_cubex("merge '" + (dir / "c0") + "' '" + (dir / "c1") + "'");
+  ASSERT_EQ(m.status, 0) << m.output;
+  EXPECT_NE(m.output.find("solutions: 11,520\n"), std::string::npos) << m.output;
+  EXPECT_NE(m.output.find("complete: every shard"), std::string::npos) << m.output;
+  // Resuming shard 0's checkpoint as shard 1 is refused.
+  auto r = run_cubex("solve '" + xc("soma.dlx") + "' --shard 1/2 --resume '" + (dir / "c0") + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("differs from the checkpoint's shard 0/2"), std::string::npos)
+      << r.output;
+}
