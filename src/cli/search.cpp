@@ -307,7 +307,7 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, SolutionVis
   };
   auto on_solution = [&](std::size_t u, std::span<const OptionId> sol) {
     if (emit_stopped) return false;
-    if (u == order[pos]) return emit(sol);
+    if (pos < order.size() && u == order[pos]) return emit(sol);
     pending[u].emplace_back(sol.begin(), sol.end());
     return true;
   };
