@@ -17,8 +17,10 @@
 // words, not the width of the matrix.
 #include <immintrin.h>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "engine.hpp"
@@ -141,6 +143,8 @@ class BitsetEngine final : public Engine {
     nz_.assign(levels * t_->words, 0);
     nzc_.assign(levels, 0);
     cstride_ = t_->cstride;  // whole 16-lane vectors; padding stays 0xFFFF
+    if (!t_->optvec.empty())
+      subtract_ = kill_table(std::make_index_sequence<16>{})[cstride_ / 16 - 1];
     cnt_.assign(levels * cstride_, 0xFFFF);
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
@@ -254,17 +258,7 @@ class BitsetEngine final : public Engine {
       const std::uint16_t* c0 = &cnt_[std::size_t{level} * cstride_];
       std::uint16_t* c1 = &cnt_[std::size_t{level + 1} * cstride_];
       if (!t.optvec.empty()) {
-        switch (cstride_ / 16) {
-#define CUBEX_KILL(nv)                            \
-  case nv:                                        \
-    subtract_killed<nv>(level, src, dst, c0, c1); \
-    break;
-          CUBEX_KILL(1)
-          CUBEX_KILL(2) CUBEX_KILL(3) CUBEX_KILL(4) CUBEX_KILL(5) CUBEX_KILL(6) CUBEX_KILL(7)
-              CUBEX_KILL(8) CUBEX_KILL(9) CUBEX_KILL(10) CUBEX_KILL(11) CUBEX_KILL(12)
-                  CUBEX_KILL(13) CUBEX_KILL(14) CUBEX_KILL(15) CUBEX_KILL(16)
-#undef CUBEX_KILL
-        }
+        (this->*subtract_)(level, src, dst, c0, c1);
         for (std::uint32_t q = 0; q < k; ++q)
           if (items[q] < t.n1) c1[items[q]] = 0xFFFF;
         return;
@@ -303,6 +297,14 @@ class BitsetEngine final : public Engine {
       }
     }
     for (int v = 0; v < NV; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c1) + v, acc[v]);
+  }
+
+  using SubtractFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
+                                            const std::uint64_t*, const std::uint16_t*,
+                                            std::uint16_t*) const;
+  template <std::size_t... I>
+  static constexpr std::array<SubtractFn, sizeof...(I)> kill_table(std::index_sequence<I...>) {
+    return {&BitsetEngine::subtract_killed<static_cast<int>(I) + 1>...};
   }
 
   // Moves frame `level` to its next candidate; false when there is none.
@@ -430,6 +432,7 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint32_t> nzc_;   // per level: how many
   std::vector<std::uint16_t> cnt_;   // per level: live options of each primary item (incremental)
   std::uint32_t cstride_ = 0;        // cnt_ entries per level
+  SubtractFn subtract_ = nullptr;    // subtract_killed<cstride_ / 16>, when it applies
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
   std::vector<Frame> frame_;
