@@ -209,6 +209,43 @@ TEST(Core, BackendsVisitTheSameSolutionsOnTheSameTree) {
   EXPECT_EQ(Solver(f.problem).backend(), cubex::Backend::kBitset);  // chosen automatically
 }
 
+// More than 256 primary items: the bitset backend's counts mode keeps its counts in memory
+// instead of registers. 50 blocks of 6 cells; some blocks can be cut three ways, and options
+// spanning two blocks through a secondary item add solutions the blocks alone do not have.
+TEST(Core, BackendsAgreeWithMoreThan256PrimaryItems) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 3; ++trial) {
+    Problem p;
+    std::vector<ItemId> cell;
+    for (int c = 0; c < 300; ++c) cell.push_back(p.add_primary("c" + std::to_string(c)));
+    const ItemId s = p.add_secondary("s");
+    for (int b = 0; b < 50; ++b) {
+      const ItemId* x = &cell[6 * b];
+      p.add_option({x[0], x[1], x[2], x[3], x[4], x[5]});
+      if (rng() % 10 == 0) {
+        p.add_option({x[0], x[1], x[2]});
+        p.add_option({x[3], x[4], x[5]});
+        p.add_option({x[0], x[1]});
+        p.add_option({x[2], x[3]});
+        p.add_option({x[4], x[5]});
+      }
+      if (b > 0 && rng() % 12 == 0) {  // the last three cells of b-1 and the first three of b
+        p.add_option({x[-3], x[-2], x[-1], x[0], x[1], x[2], s});
+        p.add_option({x[-6], x[-5], x[-4], s});
+        p.add_option({x[3], x[4], x[5]});
+      }
+    }
+    const auto links = Solver(p, cubex::Backend::kLinks).count();
+    ASSERT_GT(links.solutions, 1u);
+    for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
+      MrvMode mode(mrv);
+      const auto bits = Solver(p, cubex::Backend::kBitset).count();
+      EXPECT_EQ(bits.solutions, links.solutions) << "trial " << trial;
+      EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
+    }
+  }
+}
+
 class CoreBackend : public testing::TestWithParam<cubex::Backend> {};
 INSTANTIATE_TEST_SUITE_P(Backends, CoreBackend,
                          testing::Values(cubex::Backend::kLinks, cubex::Backend::kBitset),

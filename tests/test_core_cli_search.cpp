@@ -55,6 +55,9 @@ TEST(SearchCli, ThreadCountsGiveTheSameCount) {
     auto r = run_cubex("solve '" + xc("pent6x10_sym.dlx") + "' --threads " + t);
     EXPECT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("solutions: 2,339\n"), std::string::npos) << t << "\n" << r.output;
+    // stderr is a pipe here, not a terminal: no progress line.
+    EXPECT_EQ(r.output.find('\r'), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("units "), std::string::npos) << r.output;
   }
 }
 

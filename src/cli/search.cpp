@@ -376,7 +376,7 @@ SearchOutcome run_search(const Problem& original, const std::string& file, Orbit
     if (!j.v.orbit) return true;
     count_in(tally[u], j.v);
     if (!visit) return true;
-    if (u == order[pos]) return emit(j.solution, j.v);
+    if (pos < order.size() && u == order[pos]) return emit(j.solution, j.v);
     pending[u].emplace_back(std::vector<OptionId>(j.solution.begin(), j.solution.end()), j.v);
     return true;
   };

@@ -17,8 +17,10 @@
 // words, not the width of the matrix.
 #include <immintrin.h>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "engine.hpp"
@@ -45,6 +47,8 @@ struct Tables {
   std::vector<std::uint64_t> dense;       // col[i] as `words` words, item after item
   std::vector<OptionId> order;            // internal option -> the problem's option
   bool incremental = false;               // MRV from counts kept per level (else popcounts)
+  std::uint32_t cstride = 0;              // primary items rounded up to 16
+  std::vector<std::uint16_t> optvec;      // counts mode, n1 <= 256: options as count vectors
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
 
@@ -115,6 +119,15 @@ struct Tables {
         incremental = m < 0xFFFF;
         break;
     }
+    // Counts mode with at most 256 primary items: each option as a vector of 16-bit ones at its
+    // primary items, subtracted 16 lanes at a time from counts held in registers.
+    cstride = (n1 + 15) / 16 * 16;
+    if (incremental && cstride <= 256) {
+      optvec.assign(std::size_t{m} * cstride, 0);
+      for (OptionId o = 0; o < m; ++o)
+        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
+          optvec[std::size_t{o} * cstride + prim_items[r]] = 1;
+    }
     dense.assign(std::size_t{n} * words, 0);
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::uint32_t p = col_start[i]; p < col_start[i + 1]; ++p)
@@ -129,7 +142,9 @@ class BitsetEngine final : public Engine {
     live_.assign(levels * t_->words, 0);
     nz_.assign(levels * t_->words, 0);
     nzc_.assign(levels, 0);
-    cstride_ = (t_->n1 + 15) / 16 * 16;  // whole 16-lane vectors; padding stays 0xFFFF
+    cstride_ = t_->cstride;  // whole 16-lane vectors; padding stays 0xFFFF
+    if (!t_->optvec.empty())
+      subtract_ = kill_table(std::make_index_sequence<16>{})[cstride_ / 16 - 1];
     cnt_.assign(levels * cstride_, 0xFFFF);
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
@@ -242,6 +257,12 @@ class BitsetEngine final : public Engine {
     if (incremental_) {
       const std::uint16_t* c0 = &cnt_[std::size_t{level} * cstride_];
       std::uint16_t* c1 = &cnt_[std::size_t{level + 1} * cstride_];
+      if (!t.optvec.empty()) {
+        (this->*subtract_)(level, src, dst, c0, c1);
+        for (std::uint32_t q = 0; q < k; ++q)
+          if (items[q] < t.n1) c1[items[q]] = 0xFFFF;
+        return;
+      }
       std::memcpy(c1, c0, sizeof(std::uint16_t) * cstride_);
       for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
         const std::uint32_t w = nz[q];
@@ -254,6 +275,36 @@ class BitsetEngine final : public Engine {
       for (std::uint32_t q = 0; q < k; ++q)
         if (items[q] < t.n1) c1[items[q]] = 0xFFFF;
     }
+  }
+
+  // c1 = c0 minus the count vector of every option that died between src and dst (NV vectors of
+  // 16 counts, kept in registers).
+  template <int NV>
+  void subtract_killed(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst,
+                       const std::uint16_t* c0, std::uint16_t* c1) const {
+    const Tables& t = *t_;
+    __m256i acc[NV];
+    for (int v = 0; v < NV; ++v)
+      acc[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c0) + v);
+    const std::uint32_t* nz = &nz_[std::size_t{level} * t.words];
+    const std::uint16_t* vecs = t.optvec.data();
+    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+      const std::uint32_t w = nz[q];
+      for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
+        const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
+        const __m256i* ov = reinterpret_cast<const __m256i*>(vecs + std::size_t{o} * NV * 16);
+        for (int v = 0; v < NV; ++v) acc[v] = _mm256_sub_epi16(acc[v], _mm256_loadu_si256(ov + v));
+      }
+    }
+    for (int v = 0; v < NV; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c1) + v, acc[v]);
+  }
+
+  using SubtractFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
+                                            const std::uint64_t*, const std::uint16_t*,
+                                            std::uint16_t*) const;
+  template <std::size_t... I>
+  static constexpr std::array<SubtractFn, sizeof...(I)> kill_table(std::index_sequence<I...>) {
+    return {&BitsetEngine::subtract_killed<static_cast<int>(I) + 1>...};
   }
 
   // Moves frame `level` to its next candidate; false when there is none.
@@ -381,6 +432,7 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint32_t> nzc_;   // per level: how many
   std::vector<std::uint16_t> cnt_;   // per level: live options of each primary item (incremental)
   std::uint32_t cstride_ = 0;        // cnt_ entries per level
+  SubtractFn subtract_ = nullptr;    // subtract_killed<cstride_ / 16>, when it applies
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
   std::vector<Frame> frame_;
