@@ -114,7 +114,15 @@ TEST(VoxelCompile, IdenticalCopiesCountOnceNotCountFactorialTimes) {
     "pieces": [{"name": "d", "cells": [[0,0,0],[1,0,0]]}, {"name": "e", "cells": [[0,0,0],[1,0,0]]}]})");
   EXPECT_EQ(vxtest::count(same), 2u);
   EXPECT_EQ(vxtest::count(named), 4u);
-  EXPECT_EQ(vx::compile(same).problem.num_items(), 1u + 4u);  // one item for both copies
+  // A single kind of piece filling the box exactly needs no piece item: the 4 cells say it all.
+  EXPECT_EQ(vx::compile(same).problem.num_items(), 4u);
+  // With a cell that may stay empty the piece item is back: one item for both copies.
+  auto spare = vxtest::model(R"({"container": {"cells": [[0,0,0],[1,0,0],[0,1,0],[1,1,0]],
+    "optional": [[2,0,0]]}, "pieces": [{"name": "d", "cells": [[0,0,0],[1,0,0]], "count": 2}]})");
+  const auto c = vx::compile(spare);
+  EXPECT_EQ(c.problem.num_items(), 1u + 4u + 1u);
+  EXPECT_EQ(c.problem.item(c.piece_item[0]).lo, 2u);
+  EXPECT_EQ(vxtest::count(spare), 2u);
 }
 
 TEST(VoxelCompile, MirrorAddsTheMirrorImages) {

@@ -160,9 +160,17 @@ Compiled compile(const Model& model) {
     }
     piece_names.push_back(n);
   }
+  // One kind of piece filling a container without optional cells exactly (25 Y-pentacubes,
+  // 9 L-tricubes): every exact cover of the cells uses `count` copies, so the piece's item would
+  // only repeat what the cells say. It is left out: the matrix has no multiplicity, and the
+  // faster bitset backend takes it.
+  bool implied = model.pieces.size() == 1;
+  for (std::uint8_t o : model.optional) implied = implied && !o;
+  implied = implied && model.cells.size() == model.pieces[0].cells.size() *
+                                                 static_cast<std::size_t>(model.pieces[0].count);
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     const auto c = std::uint32_t(model.pieces[p].count);
-    out.piece_item.push_back(out.problem.add_primary(piece_names[p], c, c));
+    out.piece_item.push_back(implied ? kNoItem : out.problem.add_primary(piece_names[p], c, c));
   }
   std::vector<std::size_t> order(model.cells.size());
   std::iota(order.begin(), order.end(), 0);
@@ -193,7 +201,8 @@ Compiled compile(const Model& model) {
             pl.piece = int(p);
             pl.symmetry = o.symmetry;
             pl.offset = o.shift + t;
-            items.assign(1, out.piece_item[p]);
+            items.clear();
+            if (out.piece_item[p] != kNoItem) items.push_back(out.piece_item[p]);
             for (const Vec3& c : o.cells) {
               pl.cells.push_back(c + t);
               items.push_back(out.cell_item[std::size_t(at(c + t))]);

@@ -111,7 +111,9 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
     }
   }
   for (std::size_t p = 0; p < np; ++p) {
-    if (twin[p] >= 0) places.reflected[compiled.piece_item[p]] = compiled.piece_item[twin[p]];
+    if (twin[p] >= 0 && compiled.piece_item[p] != kNoItem) {
+      places.reflected[compiled.piece_item[p]] = compiled.piece_item[twin[p]];
+    }
   }
   return places;
 }

@@ -13,7 +13,8 @@
 //     cells  cube_symmetries()[k] * c + t  for c in the piece's (normalised) cells.
 //   * Compiled problem: one primary item per piece (multiplicity lo = hi = count for identical
 //     copies, never labelled copies), one primary item per must-fill cell, one secondary item per
-//     optional cell; option o is placements[o].
+//     optional cell; option o is placements[o]. A single kind of piece that fills a container
+//     without optional cells exactly has no item (the cells imply how many copies are used).
 #pragma once
 
 #include <cstdint>
@@ -89,10 +90,14 @@ struct Placement {
   std::vector<Vec3> cells;  // cube_symmetries()[symmetry] * c + offset, sorted
 };
 
+// The piece_item of a piece without an item: a single kind of piece that fills a container
+// without optional cells exactly needs none (the cells imply the number of copies).
+inline constexpr ItemId kNoItem = static_cast<ItemId>(-1);
+
 struct Compiled {
   Problem problem;
   std::vector<Placement> placements;  // placements[o] is option o
-  std::vector<ItemId> piece_item;     // item of each piece
+  std::vector<ItemId> piece_item;     // item of each piece (kNoItem: implied, see compile())
   std::vector<ItemId> cell_item;      // item of each container cell (model.cells order)
 };
 
