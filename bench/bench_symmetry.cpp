@@ -3,7 +3,7 @@
 //
 //   ./build/cubex_bench --benchmark_filter=Symmetry
 //   CUBEX_BENCH_LONG=1 ./build/cubex_bench --benchmark_filter=Symmetry/bedlam
-// Y-pentacubes (1,264 of 60,672) take seconds; Bedlam (19,186 of 460,464) about a minute, so it
+// Y-pentacubes (1,264 of 60,672) take about 2 s; Bedlam (19,186 of 460,464) about 10 s, so it
 // is registered only with CUBEX_BENCH_LONG=1. Counters: total, unique, group order, nodes.
 #include <benchmark/benchmark.h>
 
