@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "cubex/limits.hpp"
+
 namespace cubex::happycube {
 namespace {
 
@@ -217,6 +219,14 @@ Model compile(const Spec& spec) {
         has_item[s] = true;
       }
 
+  // The options are known in advance: every orientation of every piece type on every face, each
+  // with the type, the face and at most the 4n - 4 border points. Refuse a matrix over the limit
+  // before building any of it.
+  std::uint64_t nodes = matrix_nodes(pb);
+  for (const PieceType& type : m.types) {
+    nodes += std::uint64_t(type.orientations.size()) * m.faces.size() * (4u * unsigned(n) - 4 + 3);
+  }
+  check_nodes(nodes);
   std::vector<ItemId> items;
   for (std::size_t t = 0; t < m.types.size(); ++t) {
     for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {

@@ -13,6 +13,7 @@ namespace cubex::happycube {
 namespace {
 
 constexpr int kMinSize = 3, kMaxSize = 32;
+constexpr std::size_t kMaxCubes = 1000;  // cubes in a structure (6000 plates at most)
 const char* const kEdgeNames[4] = {"top", "right", "bottom", "left"};
 
 // The cell of edge `e` (0 top, 1 right, 2 bottom, 3 left), bit `i` along it, in reading order.
@@ -345,6 +346,10 @@ class JsonParser {
   std::vector<Vec3> structure(const nlohmann::json& j) const {
     if (!j.is_array() || j.empty())
       fail("structure", "expected a non-empty array of [x, y, z], found " + describe(j));
+    if (j.size() > kMaxCubes) {
+      fail("structure", "expected at most " + std::to_string(kMaxCubes) + " cubes, found " +
+                            std::to_string(j.size()));
+    }
     std::vector<Vec3> cubes;
     std::map<Vec3, std::size_t> seen;
     for (std::size_t k = 0; k < j.size(); ++k) {

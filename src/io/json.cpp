@@ -1,0 +1,79 @@
+// JSON parsing with places in the errors (cubex/io/json.hpp).
+#include "cubex/io/json.hpp"
+
+#include <algorithm>
+
+#include "cubex/error.hpp"
+#include "cubex/io/files.hpp"
+#include "cubex/limits.hpp"
+
+namespace cubex {
+namespace {
+
+struct Place {
+  int line = 1, col = 1;
+};
+
+Place place_of(std::string_view text, std::size_t end) {
+  Place p;
+  end = std::min(end, text.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.col = 1;
+    } else {
+      ++p.col;
+    }
+  }
+  return p;
+}
+
+// Throws when arrays and objects nest deeper than the limit. Brackets inside strings do not
+// count; a malformed document is left to the parser.
+void check_depth(std::string_view text, const std::string& file) {
+  const std::uint32_t max_depth = limits().max_json_depth;
+  std::uint32_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) {
+        const Place p = place_of(text, i);
+        throw InputError(file, p.line, p.col,
+                         "expected arrays and objects nested at most " +
+                             std::to_string(max_depth) + " deep, found deeper nesting");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  check_depth(text, file);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const Place p = place_of(text, e.byte > 0 ? e.byte - 1 : 0);
+    std::string what = e.what();
+    const std::size_t at = what.find(": ");  // drop nlohmann's "[json.exception...] " prefix
+    throw InputError(file, p.line, p.col,
+                     "expected JSON, " + (at == std::string::npos ? what : what.substr(at + 2)));
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  return parse_json_text(read_file(path), path);
+}
+
+}  // namespace cubex
