@@ -45,7 +45,7 @@ std::string trim(std::string_view s) {
 }
 
 std::string in_quotes(std::string_view s) {
-  return "'" + std::string(s) + "'";
+  return "'" + excerpt(s) + "'";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ std::string describe(const nlohmann::json& j) {
     case nlohmann::json::value_t::boolean:
       return j.get<bool>() ? "true" : "false";
     case nlohmann::json::value_t::string:
-      return "the string " + j.dump();
+      return "the string " + excerpt(j.dump(), 60);
     case nlohmann::json::value_t::array:
       return "an array of " + std::to_string(j.size());
     case nlohmann::json::value_t::object:
@@ -314,11 +314,12 @@ class JsonParser {
 
   void only_keys(const nlohmann::json& obj, const std::string& where,
                  std::initializer_list<const char*> keys) const {
-    for (const auto& [key, value] : obj.items()) {
+    for (const auto& entry : obj.items()) {
+      const std::string& key = entry.key();  // clang 14 cannot capture a structured binding
       if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
         std::string list;
         for (const char* k : keys) list += (list.empty() ? "\"" : ", \"") + std::string(k) + "\"";
-        fail(where, "expected only the keys " + list + ", found \"" + key + "\"");
+        fail(where, "expected only the keys " + list + ", found \"" + excerpt(key) + "\"");
       }
     }
   }
@@ -403,12 +404,12 @@ class JsonParser {
       const std::string row = j[r].get<std::string>();
       if (static_cast<int>(row.size()) != n) {
         fail(at, "expected " + std::to_string(n) + " characters, found " +
-                     std::to_string(row.size()) + " in \"" + row + "\"");
+                     std::to_string(row.size()) + " in \"" + excerpt(row) + "\"");
       }
       for (int c = 0; c < n; ++c) {
         const std::string col = "column " + std::to_string(c + 1) + ": ";
         if (row[c] != '#' && row[c] != '.') {
-          fail(at, col + "expected '#' (filled) or '.' (empty), found '" + std::string(1, row[c]) +
+          fail(at, col + "expected '#' (filled) or '.' (empty), found '" + excerpt(row.substr(c, 1)) +
                        "'");
         }
         if (t.in_centre(r, c) && row[c] != '#') {

@@ -2,6 +2,8 @@
 #include "cubex/io/json.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
@@ -28,8 +30,13 @@ Place place_of(std::string_view text, std::size_t end) {
   return p;
 }
 
-// Throws when arrays and objects nest deeper than the limit. Brackets inside strings do not
-// count; a malformed document is left to the parser.
+bool number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+// Throws when arrays and objects nest deeper than the limit, or a number is too large for a
+// double (nlohmann would throw an out_of_range error without a place). Brackets and digits inside
+// strings do not count; a malformed document is left to the parser.
 void check_depth(std::string_view text, const std::string& file) {
   const std::uint32_t max_depth = limits().max_json_depth;
   std::uint32_t depth = 0;
@@ -44,6 +51,18 @@ void check_depth(std::string_view text, const std::string& file) {
       }
     } else if (c == '"') {
       in_string = true;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t j = i;
+      while (j < text.size() && number_char(text[j])) ++j;
+      const std::string token(text.substr(i, j - i));
+      const double v = std::strtod(token.c_str(), nullptr);
+      if (std::isinf(v)) {
+        const Place p = place_of(text, i);
+        throw InputError(file, p.line, p.col,
+                         "expected a number within the range of a double, found " +
+                             excerpt(token));
+      }
+      i = j - 1;
     } else if (c == '[' || c == '{') {
       if (++depth > max_depth) {
         const Place p = place_of(text, i);
@@ -63,12 +82,15 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   check_depth(text, file);
   try {
     return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::out_of_range& e) {  // not expected after check_depth
+    throw InputError(file, "expected JSON, " + excerpt(e.what(), 200));
   } catch (const nlohmann::json::parse_error& e) {
     const Place p = place_of(text, e.byte > 0 ? e.byte - 1 : 0);
     std::string what = e.what();
     const std::size_t at = what.find(": ");  // drop nlohmann's "[json.exception...] " prefix
     throw InputError(file, p.line, p.col,
-                     "expected JSON, " + (at == std::string::npos ? what : what.substr(at + 2)));
+                     "expected JSON, " +
+                         excerpt(at == std::string::npos ? what : what.substr(at + 2), 200));
   }
 }
 

@@ -40,9 +40,8 @@ std::vector<Token> tokenize(std::string_view line) {
 
 std::string quoted(std::string_view s) {
   std::string q;
-  q.reserve(s.size() + 2);
   q += '\'';
-  q += s;
+  q += excerpt(s);
   q += '\'';
   return q;
 }

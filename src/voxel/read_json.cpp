@@ -21,7 +21,7 @@ std::string found(const json& j) {
     case json::value_t::boolean:
       return j.get<bool>() ? "true" : "false";
     case json::value_t::string:
-      return "the string " + j.dump();
+      return "the string " + excerpt(j.dump(), 60);
     case json::value_t::array:
       return "an array of " + std::to_string(j.size());
     case json::value_t::object:
@@ -46,7 +46,7 @@ class Reader {
         std::string list = allowed;
         std::replace(list.begin(), list.end(), ' ', ',');
         fail(join(path, key),
-             "expected one of the keys " + list + ", found unknown key \"" + key + "\"");
+             "expected one of the keys " + list + ", found unknown key \"" + excerpt(key) + "\"");
       }
     }
   }
@@ -117,7 +117,7 @@ class Reader {
             for (char ch : legend)
               allowed += (allowed.empty() ? "'" : ", '") + std::string(1, ch) + "'";
             fail(rp, "expected " + allowed + " at column " + std::to_string(x + 1) + ", found '" +
-                         std::string(1, row[x]) + "'");
+                         excerpt(row.substr(x, 1)) + "'");
           }
           if (row[x] != '.') out.push_back({Vec3{int(x), int(y), int(z)}, row[x]});
         }
