@@ -45,7 +45,7 @@ std::string trim(std::string_view s) {
 }
 
 std::string in_quotes(std::string_view s) {
-  return "'" + excerpt(s) + "'";
+  return "'" + excerpt(s, 100) + "'";  // a whole line of a 5 x 5 tile fits
 }
 
 // ---------------------------------------------------------------------------------------------
