@@ -5,6 +5,7 @@
 #   tools/setup.sh               install what is missing, build, solve the default puzzle
 #   tools/setup.sh --deps-only   only install what is missing
 #   tools/setup.sh --baselines   also install CBC and CaDiCaL (for -DCUBEX_BASELINES=ON)
+#   tools/setup.sh --fuzz        also install clang and libFuzzer (for tools/fuzz.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +15,8 @@ for arg in "$@"; do
   case "$arg" in
     --deps-only) deps_only=1 ;;
     --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config) ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --fuzz) pkgs+=(clang libclang-rt-dev) ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
