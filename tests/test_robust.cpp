@@ -39,7 +39,7 @@ TEST(RobustExcerpt, ControlAndInvalidBytesEscaped) {
   EXPECT_EQ(excerpt(std::string("a\0b", 3)), "a\\x00b");
   EXPECT_EQ(excerpt("\x1b[2J"), "\\x1b[2J");  // no escape sequence reaches the terminal
   EXPECT_EQ(excerpt("\xff\xfe"), "\\xff\\xfe");
-  EXPECT_EQ(excerpt("\xc3"), "\\xc3");  // a cut UTF-8 sequence
+  EXPECT_EQ(excerpt("\xc3"), "\\xc3");           // a cut UTF-8 sequence
   EXPECT_EQ(excerpt("\xc0\xaf"), "\\xc0\\xaf");  // an overlong encoding
 }
 
@@ -63,7 +63,8 @@ TEST(RobustReadFile, SizeLimit) {
     read_file(big);
     FAIL() << "read past the limit";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), big + ": expected a file of at most 1000 bytes, found 1001 bytes");
+    EXPECT_EQ(std::string(e.what()),
+              big + ": expected a file of at most 1000 bytes, found 1001 bytes");
   }
 }
 
@@ -114,10 +115,9 @@ TEST(RobustLimits, EveryFrontEndStopsAtMaxNodes) {
   // Each shipped kind loads with max_nodes equal to its matrix and fails one node below,
   // naming the file (and, where it can, the place).
   LimitsGuard guard;
-  for (const std::string rel : {"puzzles/dlx/soma.dlx", "puzzles/voxel/soma.json",
-                                "puzzles/voxel/wooden-cube-6.txt",
-                                "puzzles/happycube/HC_BQ_01.hcq",
-                                "puzzles/happycube/rubens_box_2x1x1.json"}) {
+  for (const std::string rel :
+       {"puzzles/dlx/soma.dlx", "puzzles/voxel/soma.json", "puzzles/voxel/wooden-cube-6.txt",
+        "puzzles/happycube/HC_BQ_01.hcq", "puzzles/happycube/rubens_box_2x1x1.json"}) {
     SCOPED_TRACE(rel);
     const std::string path = test::source_file(rel);
     limits().max_nodes = kMaxNodesCeiling;

@@ -63,9 +63,9 @@ TEST(RobustCli, EmptyFiles) {
   expect_bad_input("solve " + dir.file("e.txt", ""), dir / "e.txt: expected at least one piece");
   expect_bad_input("solve " + dir.file("e.hcq", ""),
                    dir / "e.hcq:1: expected TILE_ID_BORDER_PATTERN");
-  expect_bad_input("verify " + test::source_file("puzzles/voxel/soma.json") + " " +
-                       dir.file("s.json", ""),
-                   dir / "s.json:1:1: expected JSON");
+  expect_bad_input(
+      "verify " + test::source_file("puzzles/voxel/soma.json") + " " + dir.file("s.json", ""),
+      dir / "s.json:1:1: expected JSON");
 }
 
 TEST(RobustCli, TruncatedFiles) {
@@ -118,12 +118,12 @@ TEST(RobustCli, HugeValues) {
   TempDir dir;
   expect_bad_input("solve " + dir.file("m.dlx", "99999999999999999999|A\nA\n"),
                    dir / "m.dlx:1:1: expected a multiplicity");
-  expect_bad_input(
-      "solve " + dir.file("box.json", R"({"container": {"box": [1000, 1000, 1000]},
+  expect_bad_input("solve " + dir.file("box.json", R"({"container": {"box": [1000, 1000, 1000]},
           "pieces": [{"name": "a", "cells": [[0,0,0]]}]})"),
-      dir / "box.json: container.box: expected at most 1000000 cells");
-  expect_bad_input("solve " + dir.file("n.json", R"({"container": {"box": [1, 1e400, 1]}})"),
-                   dir / "n.json:1:27: expected a number within the range of a double, found 1e400");
+                   dir / "box.json: container.box: expected at most 1000000 cells");
+  expect_bad_input(
+      "solve " + dir.file("n.json", R"({"container": {"box": [1, 1e400, 1]}})"),
+      dir / "n.json:1:27: expected a number within the range of a double, found 1e400");
   expect_bad_input("solve " + dir.file("c.txt", "0 0 99999999999\n"),
                    dir / "c.txt:1:5: expected a coordinate");
   // A 40x40x40 box of 5x5x1 plates: 3 orientations x 36 x 36 x 40 places x 26 nodes, over a
@@ -133,12 +133,14 @@ TEST(RobustCli, HugeValues) {
     for (int y = 0; y < 5; ++y)
       plate += (plate.empty() ? "[" : ",[") + std::to_string(x) + "," + std::to_string(y) + ",0]";
   const std::string big = dir.file("big.json", R"({"container": {"box": [40, 40, 40]},
-      "pieces": [{"name": "plate", "cells": [)" + plate + R"(], "count": 2560}]})");
+      "pieces": [{"name": "plate", "cells": [)" + plate +
+                                                   R"(], "count": 2560}]})");
   expect_bad_input("solve " + big + " --max-nodes 1000000",
                    big + ": pieces[0]: expected an exact-cover matrix of at most 1000000 nodes");
   // Under the default limit: a row of 1000 Happy Cubes of 32 x 32 plates in six kinds (8 x 4002
   // x 126 nodes each, 24 million in all) is refused before anything is built.
-  nlohmann::json hc = {{"kind", "happy-cube"}, {"size", 32}, {"structure", nlohmann::json::array()}};
+  nlohmann::json hc = {
+      {"kind", "happy-cube"}, {"size", 32}, {"structure", nlohmann::json::array()}};
   for (int x = 0; x < 1000; ++x) hc["structure"].push_back({x, 0, 0});
   for (int k = 1; k <= 6; ++k) {
     std::vector<std::string> rows(32, std::string(32, '#'));
@@ -146,13 +148,15 @@ TEST(RobustCli, HugeValues) {
     hc["pieces"].push_back({{"name", std::to_string(k)}, {"rows", rows}, {"count", 667}});
   }
   const std::string row = dir.file("row.json", hc.dump());
-  expect_bad_input("solve " + row, row + ": expected an exact-cover matrix of at most 20000000 "
-                                         "nodes, found at least 24208106 (raise the limit with "
-                                         "--max-nodes)");
+  expect_bad_input("solve " + row, row +
+                                       ": expected an exact-cover matrix of at most 20000000 "
+                                       "nodes, found at least 24208106 (raise the limit with "
+                                       "--max-nodes)");
   const test::RunResult zero = run_cubex("solve " + big + " --max-nodes 0");
   EXPECT_EQ(zero.status, 2);
-  EXPECT_EQ(zero.output, "cubex solve: expected --max-nodes from 1 to 2,000,000,000 (the solver "
-                         "indexes nodes with 32-bit integers), found 0\n");
+  EXPECT_EQ(zero.output,
+            "cubex solve: expected --max-nodes from 1 to 2,000,000,000 (the solver "
+            "indexes nodes with 32-bit integers), found 0\n");
   expect_bad_input("solve " + test::source_file("puzzles/voxel/soma.json") + " --max-nodes 500",
                    test::source_file("puzzles/voxel/soma.json") + ": pieces[0]: expected an exact");
 }
@@ -165,15 +169,18 @@ TEST(RobustCli, DeeplyNestedInput) {
   expect_bad_input(
       "solve " + dir.file("h.json", "{\"kind\": \"happy-cube\",\n \"pieces\": [" + deep),
       dir / "h.json:2:267: expected arrays and objects nested at most 256 deep");
-  expect_bad_input("verify " + test::source_file("puzzles/voxel/soma.json") + " " +
-                       dir.file("s.json", deep),
-                   dir / "s.json:1:257: expected arrays");
+  expect_bad_input(
+      "verify " + test::source_file("puzzles/voxel/soma.json") + " " + dir.file("s.json", deep),
+      dir / "s.json:1:257: expected arrays");
   // The text formats have no nesting: brackets are just bad tokens, quoted briefly.
   expect_bad_input("solve " + dir.file("d.txt", "0 0 0 " + deep + "\n"),
-                   dir / "d.txt:1:7: expected a coordinate (an integer from -1000 to 1000), "
-                         "found '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[...'");
-  expect_bad_input("solve " + dir.file("d.hcq", "NAME: x\nTYPE: HC_BQ_INSTANCE\nNUM_TILES: 6\n"
-                                                 "TILE_ID_BORDER_PATTERN\n1 " + deep + "\n"),
+                   dir /
+                       "d.txt:1:7: expected a coordinate (an integer from -1000 to 1000), "
+                       "found '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[...'");
+  expect_bad_input("solve " + dir.file("d.hcq",
+                                       "NAME: x\nTYPE: HC_BQ_INSTANCE\nNUM_TILES: 6\n"
+                                       "TILE_ID_BORDER_PATTERN\n1 " +
+                                           deep + "\n"),
                    dir / "d.hcq:5:4: tile 1: expected a bit (0 or 1), found '['");
 }
 
@@ -210,9 +217,9 @@ TEST(RobustCli, UnwritableOutputs) {
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/full"));
   r = run_cubex("solve " + soma + " --json " + (dir / "no/such/dir.json"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("cannot write " + (dir / "no/such/dir.json") +
-                          ": No such file or directory"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("cannot write " + (dir / "no/such/dir.json") + ": No such file or directory"),
+      std::string::npos)
       << r.output;
   r = run_cubex("solve " + soma + " --json " + dir.path.string());
   EXPECT_EQ(r.status, 2);
@@ -223,7 +230,8 @@ TEST(RobustCli, UnwritableOutputs) {
   const int st = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(st));
   EXPECT_EQ(WEXITSTATUS(st), 2);
-  EXPECT_EQ(test::slurp(dir / "err"), "cubex: cannot write standard output: No space left on device\n");
+  EXPECT_EQ(test::slurp(dir / "err"),
+            "cubex: cannot write standard output: No space left on device\n");
 }
 
 TEST(RobustCli, ClosedPipeEndsQuietlyAndStopsTheSearch) {

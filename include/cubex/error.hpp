@@ -22,9 +22,14 @@ inline std::string excerpt(std::string_view s, std::size_t max = 40) {
   std::size_t i = 0;
   while (i < s.size() && i < max) {
     const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    std::size_t len = c < 0x80         ? 1
+                      : (c >> 5) == 6  ? 2
+                      : (c >> 4) == 14 ? 3
+                      : (c >> 3) == 30 ? 4
+                                       : 0;
     bool ok = len > 0 && i + len <= s.size() && (len == 1 || c >= 0xc2);
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+    for (std::size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
     if (ok && len == 1 && (c < 0x20 || c == 0x7f)) ok = false;
     if (!ok) {
       out += "\\x";

@@ -47,7 +47,9 @@ inline std::uint64_t matrix_nodes(const Problem& problem) {
 
 // Throws LimitError when a matrix of `nodes` nodes exceeds limits().max_nodes.
 void check_nodes(std::uint64_t nodes);
-inline void check_nodes(const Problem& problem) { check_nodes(matrix_nodes(problem)); }
+inline void check_nodes(const Problem& problem) {
+  check_nodes(matrix_nodes(problem));
+}
 
 // The message of check_nodes, for readers that throw their own error type with a place.
 std::string too_many_nodes(std::uint64_t nodes);

@@ -409,8 +409,8 @@ class JsonParser {
       for (int c = 0; c < n; ++c) {
         const std::string col = "column " + std::to_string(c + 1) + ": ";
         if (row[c] != '#' && row[c] != '.') {
-          fail(at, col + "expected '#' (filled) or '.' (empty), found '" + excerpt(row.substr(c, 1)) +
-                       "'");
+          fail(at, col + "expected '#' (filled) or '.' (empty), found '" +
+                       excerpt(row.substr(c, 1)) + "'");
         }
         if (t.in_centre(r, c) && row[c] != '#') {
           fail(at, col + "expected '#' in the solid centre, found a hole '.'");

@@ -59,16 +59,15 @@ void check_depth(std::string_view text, const std::string& file) {
       if (std::isinf(v)) {
         const Place p = place_of(text, i);
         throw InputError(file, p.line, p.col,
-                         "expected a number within the range of a double, found " +
-                             excerpt(token));
+                         "expected a number within the range of a double, found " + excerpt(token));
       }
       i = j - 1;
     } else if (c == '[' || c == '{') {
       if (++depth > max_depth) {
         const Place p = place_of(text, i);
         throw InputError(file, p.line, p.col,
-                         "expected arrays and objects nested at most " +
-                             std::to_string(max_depth) + " deep, found deeper nesting");
+                         "expected arrays and objects nested at most " + std::to_string(max_depth) +
+                             " deep, found deeper nesting");
       }
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
@@ -88,9 +87,9 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
     const Place p = place_of(text, e.byte > 0 ? e.byte - 1 : 0);
     std::string what = e.what();
     const std::size_t at = what.find(": ");  // drop nlohmann's "[json.exception...] " prefix
-    throw InputError(file, p.line, p.col,
-                     "expected JSON, " +
-                         excerpt(at == std::string::npos ? what : what.substr(at + 2), 200));
+    throw InputError(
+        file, p.line, p.col,
+        "expected JSON, " + excerpt(at == std::string::npos ? what : what.substr(at + 2), 200));
   }
 }
 

@@ -1,16 +1,7 @@
-// libFuzzer target: the voxel JSON format (cubex/voxel/read.hpp), from the bytes of a file to a
-// compiled puzzle, as `cubex solve FILE.json` reads it.
-#include "cubex/io/json.hpp"
-#include "cubex/voxel/read.hpp"
-#include "fuzz_common.hpp"
+// libFuzzer target voxel_json: see fuzz_targets.hpp (tools/fuzz.sh builds and runs it).
+#include "fuzz_targets.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace cubex;
-  fuzz::set_small_limits();
-  fuzz::expect_clean([&] {
-    const nlohmann::json doc = parse_json_text(fuzz::as_text(data, size), "fuzz.json");
-    const auto puzzle = voxel::load_json(doc, "fuzz.json");
-    fuzz::require(puzzle->problem().num_options() > 0, "a compiled puzzle has options");
-  });
+  cubex::fuzz::voxel_json(std::string_view(reinterpret_cast<const char*>(data), size));
   return 0;
 }
