@@ -58,5 +58,32 @@ TEST(RobustRegress, NumberBeyondDoubleRange) {
   EXPECT_EQ(parse_json_text("[1e300, 1e-400, 99999999999999999999]", "ok.json").size(), 3u);
 }
 
+// Non-negative JSON integers are unsigned in nlohmann: get<long>() read 18446744073709551615 as
+// -1, a valid coordinate, so a piece with a cell at 2^64 - 1 was accepted as one at -1.
+TEST(RobustRegress, HugeUnsignedIntegersAreNotNegative) {
+  EXPECT_EQ(json_int(nlohmann::json::parse("18446744073709551615"), -1000, 1000), std::nullopt);
+  EXPECT_EQ(json_int(nlohmann::json::parse("9223372036854775808"), -1000, 1000), std::nullopt);
+  EXPECT_EQ(json_int(nlohmann::json::parse("-5"), -1000, 1000), -5);
+  EXPECT_EQ(json_int(nlohmann::json::parse("7"), 1, 1000), 7);
+  EXPECT_EQ(json_int(nlohmann::json::parse("0"), 1, 1000), std::nullopt);
+  EXPECT_EQ(json_int(nlohmann::json::parse("7.0"), 1, 1000), std::nullopt);
+  const nlohmann::json voxel = nlohmann::json::parse(R"({"container": {"box": [2, 1, 1]},
+      "pieces": [{"name": "a", "cells": [[0,0,0], [18446744073709551615,0,0]]}]})");
+  try {
+    voxel::model_from_json(voxel, "u.json");
+    FAIL() << "accepted a cell at 2^64 - 1";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.json_path(), "pieces[0].cells[1][0]");
+  }
+  const nlohmann::json hc = nlohmann::json::parse(
+      R"({"kind": "happy-cube", "size": 5, "structure": [[0,0,0], [18446744073709551615,0,0]]})");
+  try {
+    happycube::parse_json(hc, "u.json");
+    FAIL() << "accepted a cube at 2^64 - 1";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.json_path(), "structure[1][0]");
+  }
+}
+
 }  // namespace
 }  // namespace cubex

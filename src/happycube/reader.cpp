@@ -8,6 +8,7 @@
 
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 
 namespace cubex::happycube {
 namespace {
@@ -337,11 +338,12 @@ class JsonParser {
   }
 
   int int_at(const nlohmann::json& j, const std::string& path, long lo, long hi) const {
-    if (!j.is_number_integer() || j.get<long>() < lo || j.get<long>() > hi) {
+    const std::optional<std::int64_t> v = json_int(j, lo, hi);
+    if (!v) {
       fail(path, "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) +
                      ", found " + describe(j));
     }
-    return static_cast<int>(j.get<long>());
+    return static_cast<int>(*v);
   }
 
   std::vector<Vec3> structure(const nlohmann::json& j) const {

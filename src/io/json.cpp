@@ -93,6 +93,18 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   }
 }
 
+std::optional<std::int64_t> json_int(const nlohmann::json& j, std::int64_t lo, std::int64_t hi) {
+  if (j.is_number_unsigned()) {
+    const auto v = j.get<std::uint64_t>();
+    if (hi < 0 || v > std::uint64_t(hi) || (lo > 0 && v < std::uint64_t(lo))) return std::nullopt;
+    return static_cast<std::int64_t>(v);
+  }
+  if (!j.is_number_integer()) return std::nullopt;
+  const auto v = j.get<std::int64_t>();
+  if (v < lo || v > hi) return std::nullopt;
+  return v;
+}
+
 nlohmann::json read_json_file(const std::string& path) {
   return parse_json_text(read_file(path), path);
 }

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cubex/error.hpp"
+#include "cubex/io/json.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace cubex::voxel {
@@ -60,11 +61,12 @@ class Reader {
 
   int integer(const json& j, const std::string& path, long lo, long hi,
               const std::string& what) const {
-    if (!j.is_number_integer() || j.get<long>() < lo || j.get<long>() > hi) {
+    const std::optional<std::int64_t> v = json_int(j, lo, hi);
+    if (!v) {
       fail(path, "expected " + what + " (an integer from " + std::to_string(lo) + " to " +
                      std::to_string(hi) + "), found " + found(j));
     }
-    return static_cast<int>(j.get<long>());
+    return static_cast<int>(*v);
   }
 
   Vec3 point(const json& j, const std::string& path) const {
