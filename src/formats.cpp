@@ -7,34 +7,13 @@
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
+#include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace cubex {
 namespace {
-
-// Parses a JSON file; a syntax error is reported with its line and column.
-nlohmann::json read_json_file(const std::string& path) {
-  const std::string text = read_file(path);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t end = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    int line = 1, col = 1;
-    for (std::size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    std::string what = e.what();
-    const std::size_t at = what.find(": ");  // drop nlohmann's "[json.exception...] " prefix
-    throw InputError(path, line, col,
-                     "expected JSON, " + (at == std::string::npos ? what : what.substr(at + 2)));
-  }
-}
 
 // A `.json` puzzle: its top-level "kind" names the front end ("voxel" when absent).
 std::unique_ptr<Puzzle> load_json_puzzle(const std::string& path) {
@@ -45,9 +24,7 @@ std::unique_ptr<Puzzle> load_json_puzzle(const std::string& path) {
   return voxel::load_json(doc, path);  // also reports a wrong or unknown "kind"
 }
 
-}  // namespace
-
-std::unique_ptr<Puzzle> load_puzzle(const std::string& path) {
+std::unique_ptr<Puzzle> load_puzzle_unchecked(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return std::tolower(c); });
@@ -57,6 +34,18 @@ std::unique_ptr<Puzzle> load_puzzle(const std::string& path) {
   if (ext == ".hcq") return happycube::make_puzzle(happycube::read_hcq(path));
   throw InputError(path, "expected a puzzle file ending in .dlx, .xc, .json, .txt or .hcq, found '" +
                              ext + "'");
+}
+
+}  // namespace
+
+std::unique_ptr<Puzzle> load_puzzle(const std::string& path) {
+  try {
+    std::unique_ptr<Puzzle> puzzle = load_puzzle_unchecked(path);
+    check_nodes(puzzle->problem());  // whatever the front end: never hand the solver more
+    return puzzle;
+  } catch (const LimitError& e) {  // a limit hit where the reader knew no better place
+    throw InputError(path, e.what());
+  }
 }
 
 }  // namespace cubex

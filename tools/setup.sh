@@ -6,6 +6,7 @@
 #   tools/setup.sh --deps-only   only install what is missing
 #   tools/setup.sh --baselines   also install CBC and CaDiCaL and build with -DCUBEX_BASELINES=ON
 #   tools/setup.sh --test        also install what the tests use: chromium (the HTML viewer test)
+#   tools/setup.sh --fuzz        also install clang and libFuzzer (for tools/fuzz.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +18,8 @@ for arg in "$@"; do
     --deps-only) deps_only=1 ;;
     --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config); baselines=ON ;;
     --test) pkgs+=(chromium python3) ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --fuzz) pkgs+=(clang libclang-rt-dev) ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -1,10 +1,42 @@
 #!/usr/bin/env bash
-# Builds cubex (Release) and runs every test. Installs missing packages first, like setup.sh,
-# including CBC and CaDiCaL: CI builds the MILP/SAT baselines (-DCUBEX_BASELINES=ON) and runs their
-# tests (tests/test_baselines.cpp) with the rest.
+# Builds cubex and runs every test, installing missing packages first (like setup.sh):
+#   1. the Release suite (build/), with the MILP/SAT baselines (-DCUBEX_BASELINES=ON: CBC and
+#      CaDiCaL are installed) and the headless-Chromium viewer test (chromium is installed);
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/,
+#      -DCUBEX_SANITIZE=ON): any memory error, undefined behaviour or leak fails it;
+#   3. the libFuzzer targets, a few seconds each (tools/fuzz.sh, build-fuzz/, clang).
+#
+#   tools/test.sh           all three (about 12 minutes from a clean clone on 2 cores)
+#   tools/test.sh --quick   the Release suite only
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh --deps-only --test --baselines
+quick=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+jobs="$(nproc)"
+step() { echo; echo "== test.sh: $* ($((SECONDS / 60)) min $((SECONDS % 60)) s so far)"; }
+
+if ((quick)); then tools/setup.sh --deps-only --test --baselines; else tools/setup.sh --deps-only --test --baselines --fuzz; fi
+
+step "Release build and suite"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=ON >/dev/null
-cmake --build build -j "$(nproc)"
-ctest --test-dir build --output-on-failure -j "$(nproc)"
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+((quick)) && exit 0
+
+step "ASan + UBSan build and suite"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCUBEX_SANITIZE=ON -DCUBEX_BENCH=OFF >/dev/null
+cmake --build build-asan -j "$jobs"
+# halt_on_error: the first report fails the test (UBSan is built with -fno-sanitize-recover too).
+ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+step "fuzzers"
+FUZZ_SECONDS="${FUZZ_SECONDS:-8}" JOBS="$jobs" tools/fuzz.sh
+step "all passed"

@@ -9,8 +9,41 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace cubex {
+
+// A piece of the input for an error message: at most `max` bytes of it (then "..."), control
+// bytes and bytes that are not UTF-8 written as \xNN, so that a binary or endless input neither
+// floods the terminal nor sends it escape sequences.
+inline std::string excerpt(std::string_view s, std::size_t max = 40) {
+  static const char* const hex = "0123456789abcdef";
+  std::string out;
+  std::size_t i = 0;
+  while (i < s.size() && i < max) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80         ? 1
+                      : (c >> 5) == 6  ? 2
+                      : (c >> 4) == 14 ? 3
+                      : (c >> 3) == 30 ? 4
+                                       : 0;
+    bool ok = len > 0 && i + len <= s.size() && (len == 1 || c >= 0xc2);
+    for (std::size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+    if (ok && len == 1 && (c < 0x20 || c == 0x7f)) ok = false;
+    if (!ok) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
+    }
+  }
+  if (i < s.size()) out += "...";
+  return out;
+}
 
 class InputError : public std::runtime_error {
  public:

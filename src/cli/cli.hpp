@@ -25,8 +25,20 @@ struct UsageError : std::runtime_error {
 extern std::atomic<bool> g_stop;
 void install_stop_handlers();
 
+// Standard output. main() ignores SIGPIPE, so a closed pipe (`cubex ... | head`) makes writes
+// fail with EPIPE instead of killing the process. stdout_ok() says whether every write so far
+// worked (a long search stops printing, and searching, once it is false); stdout_errno() is the
+// errno of the first failure (EPIPE: the reader went away, a quiet end).
+bool stdout_ok();
+int stdout_errno();
+// Flushes standard output; false when it (or an earlier write) failed.
+bool flush_stdout();
+
 // 1234567 -> "1,234,567"
 std::string with_commas(std::uint64_t n);
+
+// Sets limits().max_nodes from --max-nodes (1..kMaxNodesCeiling, else a UsageError).
+void set_max_nodes(std::uint64_t n);
 
 // Writes JSON to `path` atomically (pretty, newline-terminated); a failure is a UsageError-like
 // error reported with exit status 2 by main().

@@ -1,6 +1,6 @@
 // cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT] [--threads N]
 //                  [--symmetry none|rotations|auto] [--checkpoint FILE] [--resume FILE]
-//                  [--shard K/N]
+//                  [--shard K/N] [--max-nodes N]
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
+#include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/symmetry.hpp"
 #include "search.hpp"
@@ -28,7 +29,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
       "options");
   std::string file, json_out, symmetry = "auto";
-  std::uint64_t limit = 0;
+  std::uint64_t limit = 0, max_nodes = limits().max_nodes;
   SearchOptions search;
   // clang-format off
   opts.add_options()
@@ -42,7 +43,10 @@ int cmd_solve(const std::vector<std::string>& args) {
      "auto (default): also count solutions up to the puzzle's symmetry (rotations, and "
      "reflections where the pieces allow), listing one solution per class; rotations: "
      "rotations only; none: every solution counted and listed")
-    ("quiet,q", "print only the summary, not the solutions");
+    ("quiet,q", "print only the summary, not the solutions")
+    ("max-nodes", po::value(&max_nodes),
+     "refuse a puzzle whose exact-cover matrix has more nodes than this (default 20,000,000; "
+     "up to 2,000,000,000)");
   // clang-format on
   add_search_options(opts, search);
   po::options_description hidden;
@@ -61,6 +65,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool print = keep && !vm.count("quiet");
   const bool colour = print && stdout_wants_colour();
 
+  set_max_nodes(max_nodes);
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
 
@@ -88,6 +93,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       if (by_orbit) std::cout << " (represents " << with_commas(orbit) << " up to symmetry)";
       std::cout << ":\n"
                 << (colour ? puzzle->coloured_solution_text(s) : puzzle->solution_text(s)) << "\n";
+      if (!stdout_ok()) return false;  // nobody reads any more (`| head`): stop searching
     }
     return true;
   };

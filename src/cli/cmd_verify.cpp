@@ -4,7 +4,8 @@
 
 #include "cli.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
+#include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
 
 namespace po = boost::program_options;
@@ -17,7 +18,13 @@ int cmd_verify(const std::vector<std::string>& args) {
       "Re-checks every solution in SOLUTIONS.json (written by 'cubex solve PUZZLE --all --json')\n"
       "against PUZZLE from scratch. Exit status 0 when all are valid, 2 otherwise.\n\n"
       "options");
-  opts.add_options()("help,h", "show this help")("quiet,q", "print only failures and the summary");
+  std::uint64_t max_nodes = limits().max_nodes;
+  // clang-format off
+  opts.add_options()
+    ("help,h", "show this help")
+    ("quiet,q", "print only failures and the summary")
+    ("max-nodes", po::value(&max_nodes), "as for 'cubex solve': the largest matrix to build");
+  // clang-format on
   std::vector<std::string> files;
   po::options_description hidden;
   hidden.add_options()("files", po::value(&files));
@@ -25,13 +32,9 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (!parse_command(args, opts, hidden, "files", 2, vm)) return kExitOk;
   if (files.size() != 2) throw UsageError("expected PUZZLE and SOLUTIONS.json");
 
+  set_max_nodes(max_nodes);
   std::unique_ptr<Puzzle> puzzle = load_puzzle(files[0]);
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(read_file(files[1]));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(files[1], std::string("expected JSON: ") + e.what());
-  }
+  const nlohmann::json doc = read_json_file(files[1]);
   if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {
     throw InputError(files[1], "", "expected an object with a \"solutions\" array");
   }

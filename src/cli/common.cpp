@@ -1,13 +1,16 @@
 // Helpers shared by the subcommands.
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "cli.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/limits.hpp"
 
 namespace cubex::cli {
 
@@ -25,6 +28,38 @@ void install_stop_handlers() {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+}
+
+namespace {
+int g_stdout_errno = 0;
+}  // namespace
+
+bool stdout_ok() {
+  if (g_stdout_errno != 0) return false;
+  if (std::cout.good() && !std::ferror(stdout)) return true;
+  g_stdout_errno = errno != 0 ? errno : EIO;
+  return false;
+}
+
+int stdout_errno() {
+  return g_stdout_errno;
+}
+
+bool flush_stdout() {
+  if (!stdout_ok()) return false;
+  errno = 0;
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 && g_stdout_errno == 0) g_stdout_errno = errno != 0 ? errno : EIO;
+  return stdout_ok();
+}
+
+void set_max_nodes(std::uint64_t n) {
+  if (n < 1 || n > kMaxNodesCeiling) {
+    throw UsageError("expected --max-nodes from 1 to " + with_commas(kMaxNodesCeiling) +
+                     " (the solver indexes nodes with 32-bit integers), found " +
+                     std::to_string(n));
+  }
+  limits().max_nodes = n;
 }
 
 std::string with_commas(std::uint64_t n) {

@@ -1,4 +1,5 @@
 // cubex: the command-line program. `cubex COMMAND [ARGS...]`; each command lives in cmd_*.cpp.
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "cli.hpp"
 #include "cubex/core/problem.hpp"
 #include "cubex/error.hpp"
+#include "cubex/limits.hpp"
 
 namespace {
 
@@ -41,6 +43,9 @@ void usage(std::ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A closed pipe makes writes fail with EPIPE (handled quietly below) rather than kill the
+  // process mid-way: the --json file and caches still get written or cleaned up.
+  std::signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     usage(std::cerr);
@@ -60,8 +65,9 @@ int main(int argc, char** argv) {
   }
   for (const Command& c : kCommands) {
     if (args[0] != c.name) continue;
+    int status = cubex::cli::kExitInternal;
     try {
-      return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+      status = c.run(std::vector<std::string>(args.begin() + 1, args.end()));
     } catch (const cubex::InputError& e) {
       std::cerr << "cubex: " << e.what() << "\n";
       return cubex::cli::kExitBadInput;
@@ -75,10 +81,25 @@ int main(int argc, char** argv) {
     } catch (const cubex::ProblemError& e) {
       std::cerr << "cubex: " << e.what() << "\n";
       return cubex::cli::kExitBadInput;
+    } catch (const cubex::LimitError& e) {
+      std::cerr << "cubex: " << e.what() << "\n";
+      return cubex::cli::kExitBadInput;
+    } catch (const std::bad_alloc&) {
+      std::cerr << "cubex: out of memory (a smaller --max-nodes fails early with a clear error)\n";
+      return cubex::cli::kExitInternal;
     } catch (const std::exception& e) {
       std::cerr << "cubex: internal error: " << e.what() << "\n";
       return cubex::cli::kExitInternal;
     }
+    // Output that could not be written: a reader that went away (`cubex ... | head`) ends the
+    // run quietly; anything else (a full disk) is an error.
+    if (!cubex::cli::flush_stdout()) {
+      const int e = cubex::cli::stdout_errno();
+      if (e == EPIPE) return status;
+      std::cerr << "cubex: cannot write standard output: " << std::strerror(e) << "\n";
+      return status == cubex::cli::kExitOk ? cubex::cli::kExitBadInput : status;
+    }
+    return status;
   }
   std::cerr << "cubex: unknown command '" << args[0] << "'\n\n";
   usage(std::cerr);

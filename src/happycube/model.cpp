@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "cubex/limits.hpp"
+
 namespace cubex::happycube {
 namespace {
 
@@ -189,6 +191,20 @@ Model compile(const Spec& spec) {
     }
   }
 
+  // The options are known now: every orientation of every piece type on every face, each with
+  // the type, the face and the filled border points (every border point is an item), after a
+  // spacer. Refuse a matrix over the limit before building any of it (or the shell).
+  std::uint64_t option_nodes = 0;
+  for (const PieceType& type : m.types) {
+    for (const Orientation& o : type.orientations) {
+      std::uint64_t border = 0;
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) border += o.tile.at(r, c) && !o.tile.in_centre(r, c);
+      option_nodes += m.faces.size() * (3 + border);
+    }
+  }
+  check_nodes(2 + m.types.size() + m.faces.size() + option_nodes);
+
   // Shell points: the n x n points of every face; border points are shared by two or more faces.
   std::map<Vec3, int> on_faces;
   for (const Face& f : m.faces)
@@ -217,6 +233,8 @@ Model compile(const Spec& spec) {
         has_item[s] = true;
       }
 
+  const std::uint64_t nodes = matrix_nodes(pb) + option_nodes;  // exact, checked at the end
+  check_nodes(nodes);
   std::vector<ItemId> items;
   for (std::size_t t = 0; t < m.types.size(); ++t) {
     for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {
@@ -238,10 +256,12 @@ Model compile(const Spec& spec) {
           }
         std::sort(pl.cells.begin(), pl.cells.end());
         pb.add_option(items);
+        if (matrix_nodes(pb) > nodes) throw std::logic_error("happycube: node count estimate");
         m.placements.push_back(std::move(pl));
       }
     }
   }
+  if (matrix_nodes(pb) != nodes) throw std::logic_error("happycube: node count estimate");
   return m;
 }
 

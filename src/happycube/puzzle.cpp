@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cubex/render/colour.hpp"
+#include "cubex/io/json.hpp"
 
 namespace cubex::happycube {
 namespace {
@@ -203,11 +205,13 @@ class HappyCubePuzzle final : public Puzzle {
       if (pl.contains("cells")) {
         std::vector<Vec3> listed;
         for (const auto& c : pl["cells"]) {
-          if (!c.is_array() || c.size() != 3 || !c[0].is_number_integer() ||
-              !c[1].is_number_integer() || !c[2].is_number_integer()) {
-            return where + ".cells: expected [x, y, z] points";
+          constexpr std::int64_t kBig = 1 << 30;  // far outside any shell, and no int overflow
+          std::optional<std::int64_t> xyz[3];
+          if (c.is_array() && c.size() == 3) {
+            for (std::size_t a = 0; a < 3; ++a) xyz[a] = json_int(c[a], -kBig, kBig);
           }
-          listed.push_back({c[0].get<int>(), c[1].get<int>(), c[2].get<int>()});
+          if (!xyz[0] || !xyz[1] || !xyz[2]) return where + ".cells: expected [x, y, z] points";
+          listed.push_back({int(*xyz[0]), int(*xyz[1]), int(*xyz[2])});
         }
         std::sort(listed.begin(), listed.end());
         std::sort(cells.begin(), cells.end());

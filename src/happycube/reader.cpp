@@ -8,11 +8,13 @@
 
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 
 namespace cubex::happycube {
 namespace {
 
 constexpr int kMinSize = 3, kMaxSize = 32;
+constexpr std::size_t kMaxCubes = 1000;  // cubes in a structure (6000 plates at most)
 const char* const kEdgeNames[4] = {"top", "right", "bottom", "left"};
 
 // The cell of edge `e` (0 top, 1 right, 2 bottom, 3 left), bit `i` along it, in reading order.
@@ -44,7 +46,7 @@ std::string trim(std::string_view s) {
 }
 
 std::string in_quotes(std::string_view s) {
-  return "'" + std::string(s) + "'";
+  return "'" + excerpt(s, 100) + "'";  // a whole line of a 5 x 5 tile fits
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,7 +246,7 @@ std::string describe(const nlohmann::json& j) {
     case nlohmann::json::value_t::boolean:
       return j.get<bool>() ? "true" : "false";
     case nlohmann::json::value_t::string:
-      return "the string " + j.dump();
+      return "the string " + excerpt(j.dump(), 60);
     case nlohmann::json::value_t::array:
       return "an array of " + std::to_string(j.size());
     case nlohmann::json::value_t::object:
@@ -313,11 +315,12 @@ class JsonParser {
 
   void only_keys(const nlohmann::json& obj, const std::string& where,
                  std::initializer_list<const char*> keys) const {
-    for (const auto& [key, value] : obj.items()) {
+    for (const auto& entry : obj.items()) {
+      const std::string& key = entry.key();  // clang 14 cannot capture a structured binding
       if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
         std::string list;
         for (const char* k : keys) list += (list.empty() ? "\"" : ", \"") + std::string(k) + "\"";
-        fail(where, "expected only the keys " + list + ", found \"" + key + "\"");
+        fail(where, "expected only the keys " + list + ", found \"" + excerpt(key) + "\"");
       }
     }
   }
@@ -335,16 +338,21 @@ class JsonParser {
   }
 
   int int_at(const nlohmann::json& j, const std::string& path, long lo, long hi) const {
-    if (!j.is_number_integer() || j.get<long>() < lo || j.get<long>() > hi) {
+    const std::optional<std::int64_t> v = json_int(j, lo, hi);
+    if (!v) {
       fail(path, "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) +
                      ", found " + describe(j));
     }
-    return static_cast<int>(j.get<long>());
+    return static_cast<int>(*v);
   }
 
   std::vector<Vec3> structure(const nlohmann::json& j) const {
     if (!j.is_array() || j.empty())
       fail("structure", "expected a non-empty array of [x, y, z], found " + describe(j));
+    if (j.size() > kMaxCubes) {
+      fail("structure", "expected at most " + std::to_string(kMaxCubes) + " cubes, found " +
+                            std::to_string(j.size()));
+    }
     std::vector<Vec3> cubes;
     std::map<Vec3, std::size_t> seen;
     for (std::size_t k = 0; k < j.size(); ++k) {
@@ -398,13 +406,13 @@ class JsonParser {
       const std::string row = j[r].get<std::string>();
       if (static_cast<int>(row.size()) != n) {
         fail(at, "expected " + std::to_string(n) + " characters, found " +
-                     std::to_string(row.size()) + " in \"" + row + "\"");
+                     std::to_string(row.size()) + " in \"" + excerpt(row) + "\"");
       }
       for (int c = 0; c < n; ++c) {
         const std::string col = "column " + std::to_string(c + 1) + ": ";
         if (row[c] != '#' && row[c] != '.') {
-          fail(at, col + "expected '#' (filled) or '.' (empty), found '" + std::string(1, row[c]) +
-                       "'");
+          fail(at, col + "expected '#' (filled) or '.' (empty), found '" +
+                       excerpt(row.substr(c, 1)) + "'");
         }
         if (t.in_centre(r, c) && row[c] != '#') {
           fail(at, col + "expected '#' in the solid centre, found a hole '.'");

@@ -6,60 +6,118 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
-#include <system_error>
 
 #include "cubex/error.hpp"
+#include "cubex/limits.hpp"
 
 namespace cubex {
+namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, std::string("cannot open file: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path, "cannot read file");
-  return ss.str();
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= (std::uint64_t(1) << 30) && bytes % (std::uint64_t(1) << 30) == 0)
+    return std::to_string(bytes >> 30) + " GiB";
+  if (bytes >= (std::uint64_t(1) << 20) && bytes % (std::uint64_t(1) << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
 }
 
-void write_file_atomic(const std::string& path, std::string_view content) {
-  std::string tmpl = path + ".tmp.XXXXXX";
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) {
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-  }
-  ::fchmod(fd, 0644);
+[[noreturn]] void write_error(const std::string& path, int e) {
+  throw std::runtime_error("cannot write " + path + ": " + std::strerror(e));
+}
+
+// Writes all of `content` to `fd`; returns 0 or the errno of the failure.
+int write_all(int fd, std::string_view content) {
   const char* p = content.data();
   std::size_t left = content.size();
   while (left > 0) {
-    ssize_t w = ::write(fd, p, left);
+    const ssize_t w = ::write(fd, p, left);
     if (w < 0) {
       if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      throw std::runtime_error("cannot write " + path + ": " + std::strerror(e));
+      return errno;
     }
     p += w;
     left -= static_cast<std::size_t>(w);
   }
-  bool ok = ::fsync(fd) == 0;
-  int e = errno;
-  if (::close(fd) != 0 && ok) {
-    ok = false;
-    e = errno;
+  return 0;
+}
+
+}  // namespace
+
+std::string read_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, std::string("cannot open file: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    throw InputError(path, std::string("cannot read file: ") + std::strerror(errno));
   }
-  if (!ok) {
-    ::unlink(tmpl.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(e));
+  if (S_ISDIR(st.st_mode)) throw InputError(path, "expected a file, found a directory");
+  const std::uint64_t max = limits().max_file_bytes;
+  auto too_big = [&](const std::string& found) {
+    throw InputError(path, "expected a file of at most " + size_text(max) + ", found " + found);
+  };
+  if (S_ISREG(st.st_mode) && std::uint64_t(st.st_size) > max) {
+    too_big(size_text(std::uint64_t(st.st_size)));
   }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    int e = errno;
+  // Read in chunks up to the limit: a pipe or a device has no size to check in advance.
+  std::string out;
+  if (S_ISREG(st.st_mode)) out.reserve(static_cast<std::size_t>(st.st_size));
+  char buf[65536];
+  while (true) {
+    const ssize_t r = ::read(fd, buf, sizeof buf);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path, std::string("cannot read file: ") + std::strerror(errno));
+    }
+    if (r == 0) break;
+    if (out.size() + std::size_t(r) > max) too_big("more");
+    out.append(buf, static_cast<std::size_t>(r));
+  }
+  return out;
+}
+
+void write_file_atomic(const std::string& path, std::string_view content) {
+  if (path.empty()) throw std::runtime_error("cannot write to an empty file name");
+  // Write through a symbolic link to the file it names, rather than replacing the link.
+  std::string target = path;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    }
+  }
+  if (::stat(target.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) write_error(path, EISDIR);
+    if (!S_ISREG(st.st_mode)) {
+      // A device or a pipe (/dev/stdout, /dev/null, /dev/full, a FIFO): write to it in place. It
+      // cannot be replaced by a rename, and it must not be (as root, /dev would get a file).
+      const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0) write_error(path, errno);
+      int e = write_all(fd, content);
+      if (::close(fd) != 0 && e == 0) e = errno;
+      if (e != 0) write_error(path, e);
+      return;
+    }
+  }
+  std::string tmpl = target + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) write_error(path, errno);
+  ::fchmod(fd, 0644);
+  int e = write_all(fd, content);
+  if (e == 0 && ::fsync(fd) != 0) e = errno;
+  if (::close(fd) != 0 && e == 0) e = errno;
+  if (e == 0 && ::rename(tmpl.c_str(), target.c_str()) != 0) e = errno;
+  if (e != 0) {
     ::unlink(tmpl.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(e));
+    write_error(path, e);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "cubex/io/files.hpp"
+#include "cubex/limits.hpp"
 
 namespace cubex {
 namespace {
@@ -39,9 +40,8 @@ std::vector<Token> tokenize(std::string_view line) {
 
 std::string quoted(std::string_view s) {
   std::string q;
-  q.reserve(s.size() + 2);
   q += '\'';
-  q += s;
+  q += excerpt(s);
   q += '\'';
   return q;
 }
@@ -183,6 +183,9 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name) {
     } else {
       ps.option_line(line, out.problem, items);
       out.option_line.push_back(ps.line);
+      if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits().max_nodes) {
+        ps.fail(0, too_many_nodes(nodes));
+      }
     }
   }
   if (!have_items) {

@@ -253,7 +253,7 @@ Corners from_facelets(std::string_view text, const std::string& source) {
     if (c == ' ' || c == '\t') continue;
     if (!std::isalpha(static_cast<unsigned char>(c))) {
       throw InputError(source, 1, static_cast<int>(i) + 1,
-                       "expected a colour letter, found '" + std::string(1, c) + "'");
+                       "expected a colour letter, found '" + excerpt(text.substr(i, 1)) + "'");
     }
     if (n < kStickers) colour[n] = c;
     ++n;

@@ -3,6 +3,7 @@
 #include <map>
 #include <numeric>
 
+#include "cubex/limits.hpp"
 #include "cubex/voxel/model.hpp"
 
 namespace cubex::voxel {
@@ -209,6 +210,9 @@ Compiled compile(const Model& model) {
             }
             out.problem.add_option(items);
             out.placements.push_back(std::move(pl));
+            // Stop as soon as the matrix outgrows the limit, before memory runs out.
+            if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits().max_nodes)
+              throw ModelError("pieces[" + std::to_string(p) + "]", int(p), too_many_nodes(nodes));
           }
     }
     if (out.placements.size() == before) {

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cubex/error.hpp"
+#include "cubex/io/json.hpp"
 #include "cubex/render/scene.hpp"
 #include "cubex/voxel/read.hpp"
 
@@ -26,10 +27,9 @@ std::string read_ints(const json& j, std::size_t n, std::span<int> out, const st
   if (!j.is_array() || j.size() != n)
     return path + ": expected an array of " + std::to_string(n) + " integers";
   for (std::size_t k = 0; k < n; ++k) {
-    if (!j[k].is_number_integer() || j[k].get<long>() < -1000000 || j[k].get<long>() > 1000000) {
-      return path + "[" + std::to_string(k) + "]: expected an integer";
-    }
-    out[k] = static_cast<int>(j[k].get<long>());
+    const std::optional<std::int64_t> v = json_int(j[k], -1000000, 1000000);
+    if (!v) return path + "[" + std::to_string(k) + "]: expected an integer";
+    out[k] = static_cast<int>(*v);
   }
   return "";
 }
@@ -49,7 +49,7 @@ std::string read_placement(const json& j, ClaimedPlacement& out, const std::stri
   if (!j["piece"].is_string()) return path + ".piece: expected a piece name";
   out.piece = j["piece"].get<std::string>();
   if (!j["copy"].is_number_integer()) return path + ".copy: expected an integer";
-  out.copy = static_cast<int>(std::clamp<long>(j["copy"].get<long>(), -1, 1 << 30));
+  out.copy = static_cast<int>(json_int(j["copy"], 0, 1 << 30).value_or(-1));  // -1: no such copy
   if (!j["mirrored"].is_boolean()) return path + ".mirrored: expected true or false";
   out.mirrored = j["mirrored"].get<bool>();
   const json& r = j["rotation"];

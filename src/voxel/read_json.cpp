@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cubex/error.hpp"
+#include "cubex/io/json.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace cubex::voxel {
@@ -21,7 +22,7 @@ std::string found(const json& j) {
     case json::value_t::boolean:
       return j.get<bool>() ? "true" : "false";
     case json::value_t::string:
-      return "the string " + j.dump();
+      return "the string " + excerpt(j.dump(), 60);
     case json::value_t::array:
       return "an array of " + std::to_string(j.size());
     case json::value_t::object:
@@ -46,7 +47,7 @@ class Reader {
         std::string list = allowed;
         std::replace(list.begin(), list.end(), ' ', ',');
         fail(join(path, key),
-             "expected one of the keys " + list + ", found unknown key \"" + key + "\"");
+             "expected one of the keys " + list + ", found unknown key \"" + excerpt(key) + "\"");
       }
     }
   }
@@ -60,11 +61,12 @@ class Reader {
 
   int integer(const json& j, const std::string& path, long lo, long hi,
               const std::string& what) const {
-    if (!j.is_number_integer() || j.get<long>() < lo || j.get<long>() > hi) {
+    const std::optional<std::int64_t> v = json_int(j, lo, hi);
+    if (!v) {
       fail(path, "expected " + what + " (an integer from " + std::to_string(lo) + " to " +
                      std::to_string(hi) + "), found " + found(j));
     }
-    return static_cast<int>(j.get<long>());
+    return static_cast<int>(*v);
   }
 
   Vec3 point(const json& j, const std::string& path) const {
@@ -117,7 +119,7 @@ class Reader {
             for (char ch : legend)
               allowed += (allowed.empty() ? "'" : ", '") + std::string(1, ch) + "'";
             fail(rp, "expected " + allowed + " at column " + std::to_string(x + 1) + ", found '" +
-                         std::string(1, row[x]) + "'");
+                         excerpt(row.substr(x, 1)) + "'");
           }
           if (row[x] != '.') out.push_back({Vec3{int(x), int(y), int(z)}, row[x]});
         }

@@ -54,7 +54,7 @@ Model model_from_txt(std::string_view text, const std::string& file) {
       if (ec != std::errc() || ptr != token.data() + token.size() || v < -1000 || v > 1000) {
         throw InputError(file, number, int(pos) + 1,
                          "expected a coordinate (an integer from -1000 to 1000), found '" +
-                             std::string(token) + "'");
+                             excerpt(token) + "'");
       }
       numbers.push_back(v);
       columns.push_back(int(pos) + 1);

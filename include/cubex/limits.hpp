@@ -1,0 +1,57 @@
+// cubex/limits.hpp - bounds on what one input may make cubex read or allocate.
+//
+// Puzzle files come from people and from other programs: a ten-line JSON file can describe a
+// matrix of billions of nodes. Every reader and compiler checks its work against these limits
+// before it allocates, and fails with a clear error instead of exhausting memory:
+//   * a file read whole (read_file) may have at most `max_file_bytes` bytes;
+//   * JSON may nest at most `max_json_depth` arrays and objects deep;
+//   * the exact-cover matrix of a puzzle may have at most `max_nodes` nodes, counted as the
+//     solver lays them out (matrix_nodes()): item headers + option entries + one spacer per
+//     option + 2. The solver indexes nodes with 32-bit integers, so no setting may pass
+//     kMaxNodesCeiling.
+// The limits are process-wide (one command runs per process); the CLI raises max_nodes with
+// `--max-nodes` before it reads a file.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "cubex/core/problem.hpp"
+
+namespace cubex {
+
+struct Limits {
+  std::uint64_t max_file_bytes = std::uint64_t(1) << 30;  // 1 GiB
+  std::uint32_t max_json_depth = 256;
+  std::uint64_t max_nodes = 20'000'000;  // about 240 MB of dancing links
+};
+
+// The highest max_nodes may go: the solver's node indices are signed 32-bit.
+inline constexpr std::uint64_t kMaxNodesCeiling = 2'000'000'000;
+
+// The process-wide limits (defaults as above until the CLI changes them).
+Limits& limits();
+
+// A limit was hit. Readers that know the place of the input responsible rethrow it as an
+// InputError naming it; the CLI reports either with exit status 2.
+class LimitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Nodes of the solver's matrix for `problem` (see above).
+inline std::uint64_t matrix_nodes(const Problem& problem) {
+  return std::uint64_t(problem.num_items()) + problem.num_entries() + problem.num_options() + 2;
+}
+
+// Throws LimitError when a matrix of `nodes` nodes exceeds limits().max_nodes.
+void check_nodes(std::uint64_t nodes);
+inline void check_nodes(const Problem& problem) {
+  check_nodes(matrix_nodes(problem));
+}
+
+// The message of check_nodes, for readers that throw their own error type with a place.
+std::string too_many_nodes(std::uint64_t nodes);
+
+}  // namespace cubex
