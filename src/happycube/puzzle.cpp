@@ -7,8 +7,8 @@
 #include <optional>
 #include <set>
 
-#include "cubex/render/colour.hpp"
 #include "cubex/io/json.hpp"
+#include "cubex/render/colour.hpp"
 
 namespace cubex::happycube {
 namespace {
