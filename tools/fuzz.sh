@@ -10,35 +10,40 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-8}"
 jobs="${JOBS:-2}"
+# FUZZ_BUILD_DIR: an existing build with -DCUBEX_FUZZ=ON to use (tools/test.sh passes
+# build-asan, whose sanitizer suite was built by clang with the fuzzers); else build-fuzz.
+build="${FUZZ_BUILD_DIR:-build-fuzz}"
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found (Debian: apt-get install clang libclang-rt-dev)" >&2
   exit 2
 fi
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Release -DCUBEX_FUZZ=ON \
-  -DCUBEX_TESTS=OFF -DCUBEX_BENCH=OFF >/dev/null
+if [ -z "${FUZZ_BUILD_DIR:-}" ]; then
+  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUBEX_FUZZ=ON \
+    -DCUBEX_TESTS=OFF -DCUBEX_BENCH=OFF >/dev/null
+fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   for src in tests/fuzz/fuzz_*.cpp; do targets+=("$(basename "$src" .cpp)"); done
 fi
-cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
-mkdir -p build-fuzz/artifacts
+mkdir -p "$build/artifacts"
 status=0
 for t in "${targets[@]}"; do
   # New inputs go to a scratch folder; the seed corpus in the repository is only read.
-  work="build-fuzz/corpus/$t"
+  work="$build/corpus/$t"
   mkdir -p "$work"
   start=$SECONDS
-  if ./build-fuzz/"$t" "$work" "tests/fuzz/corpus/$t" -max_total_time="$seconds" -timeout=10 \
+  if "./$build/$t" "$work" "tests/fuzz/corpus/$t" -max_total_time="$seconds" -timeout=10 \
       -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-      -artifact_prefix="build-fuzz/artifacts/$t-" >"build-fuzz/$t.log" 2>&1; then
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/$t.log" | grep -o '[0-9]*$' || true)
+      -artifact_prefix="$build/artifacts/$t-" >"$build/$t.log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/$t.log" | grep -o '[0-9]*$' || true)
     echo "fuzz.sh: $t clean: ${runs:-?} inputs in $((SECONDS - start)) s"
   else
-    echo "fuzz.sh: $t FAILED (log: build-fuzz/$t.log):" >&2
+    echo "fuzz.sh: $t FAILED (log: $build/$t.log):" >&2
     grep -E 'ERROR|SUMMARY|property failed|unexpected exception|Test unit written' \
-      "build-fuzz/$t.log" | head -20 >&2
+      "$build/$t.log" | head -20 >&2
     status=1
   fi
 done

@@ -3,10 +3,13 @@
 #   1. the Release suite (build/), with the MILP/SAT baselines (-DCUBEX_BASELINES=ON: CBC and
 #      CaDiCaL are installed) and the headless-Chromium viewer test (chromium is installed);
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/,
-#      -DCUBEX_SANITIZE=ON): any memory error, undefined behaviour or leak fails it;
-#   3. the libFuzzer targets, a few seconds each (tools/fuzz.sh, build-fuzz/, clang).
+#      -DCUBEX_SANITIZE=ON): any memory error, undefined behaviour or leak fails it. It is built
+#      by clang together with the libFuzzer targets (-DCUBEX_FUZZ=ON), so the library is
+#      compiled once for both;
+#   3. the fuzzers, FUZZ_SECONDS (8) each, about a minute in all (tools/fuzz.sh).
+# CUBEX_SHARED_DIR, when set, names the shared data folder (default: ../shared/data).
 #
-#   tools/test.sh           all three (about 12 minutes from a clean clone on 2 cores)
+#   tools/test.sh           all three
 #   tools/test.sh --quick   the Release suite only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +17,7 @@ quick=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -23,14 +26,18 @@ step() { echo; echo "== test.sh: $* ($((SECONDS / 60)) min $((SECONDS % 60)) s s
 
 if ((quick)); then tools/setup.sh --deps-only --test --baselines; else tools/setup.sh --deps-only --test --baselines --fuzz; fi
 
+shared=()
+if [ -n "${CUBEX_SHARED_DIR:-}" ]; then shared=(-DCUBEX_SHARED_DIR="$CUBEX_SHARED_DIR"); fi
+
 step "Release build and suite"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=ON >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=ON "${shared[@]}" >/dev/null
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 ((quick)) && exit 0
 
-step "ASan + UBSan build and suite"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCUBEX_SANITIZE=ON -DCUBEX_BENCH=OFF >/dev/null
+step "ASan + UBSan build (clang, with the fuzzers) and suite"
+CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCUBEX_SANITIZE=ON \
+  -DCUBEX_FUZZ=ON -DCUBEX_BENCH=OFF "${shared[@]}" >/dev/null
 cmake --build build-asan -j "$jobs"
 # halt_on_error: the first report fails the test (UBSan is built with -fno-sanitize-recover too).
 ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1 \
@@ -38,5 +45,5 @@ ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"
 
 step "fuzzers"
-FUZZ_SECONDS="${FUZZ_SECONDS:-8}" JOBS="$jobs" tools/fuzz.sh
+FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-8}" JOBS="$jobs" tools/fuzz.sh
 step "all passed"
