@@ -2,9 +2,11 @@
 // `cubex merge`, end to end.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <fstream>
 
 #include <chrono>
 #include <nlohmann/json.hpp>
@@ -102,6 +104,16 @@ TEST(SearchCli, ShardsMergedEqualTheWhole) {
   auto other = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "l9.json") + "'");
   EXPECT_EQ(other.status, 2);
   EXPECT_NE(other.output.find("search.fingerprint"), std::string::npos) << other.output;
+
+  // Counts whose sum would wrap around 64 bits: refused, not wrapped.
+  auto big = nlohmann::json::parse(cubex::test::slurp(dir / "s1.json"));
+  big["counts"]["total"] = std::uint64_t(-1) - 5;
+  std::ofstream(dir / "big.json") << big.dump();
+  auto wrap = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "big.json") + "'");
+  EXPECT_EQ(wrap.status, 2);
+  EXPECT_NE(wrap.output.find("counts.total: expected counts whose sum fits in 64 bits"),
+            std::string::npos)
+      << wrap.output;
 }
 
 // The process is stopped by SIGINT or SIGTERM at a random moment; it saves its checkpoint and

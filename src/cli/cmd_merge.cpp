@@ -142,7 +142,14 @@ int cmd_merge(const std::vector<std::string>& args) {
         counts["group_order"] = *it;
         continue;
       }
-      counts[it.key()] = counts.value(it.key(), std::uint64_t{0}) + it->get<std::uint64_t>();
+      std::uint64_t sum = 0;
+      if (__builtin_add_overflow(counts.value(it.key(), std::uint64_t{0}), it->get<std::uint64_t>(),
+                                 &sum)) {
+        throw InputError(p.file, "counts." + it.key(),
+                         "expected counts whose sum fits in 64 bits, found " + it->dump() +
+                             " more than that allows");
+      }
+      counts[it.key()] = sum;
     }
     nodes += p.nodes;
     all_complete = all_complete && p.complete;
