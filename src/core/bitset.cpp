@@ -25,8 +25,14 @@
 
 #include "engine.hpp"
 
+// Everything up to the matching pop is compiled for CPUs with POPCNT, AVX2 and BMI2; make_bitset
+// below checks the CPU at run time before using it. (GCC and clang spell this differently.)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("popcnt,avx2,bmi,bmi2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("popcnt,avx2,bmi,bmi2")
+#endif
 
 namespace cubex::detail {
 
@@ -449,7 +455,11 @@ std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
 
 }  // namespace cubex::detail
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 namespace cubex::detail {
 
