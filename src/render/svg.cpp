@@ -236,8 +236,10 @@ Drawing flat(const Scene& scene, double s) {
   }
   if (!empty.empty()) out.piece_svg.push_back(empty);  // the last entry: empty cells
   // Heavy lines between different owners and around the outside.
-  for (const auto& [xy, p] : owner) {
-    const auto [x, y] = xy;
+  for (const auto& cell : owner) {
+    // (no structured bindings here: clang 14 cannot capture them in the lambdas below)
+    const int x = cell.first.first, y = cell.first.second;
+    const auto p = cell.second;
     const std::pair<int, int> right{x + 1, y}, down{x, y + 1}, left{x - 1, y}, up{x, y - 1};
     auto differs = [&](const std::pair<int, int>& n) {
       auto it = owner.find(n);
