@@ -33,6 +33,7 @@
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/io/files.hpp"
 #include "cubex/puzzle.hpp"
+#include "cubex/render/svg.hpp"
 
 namespace bl = cubex::baselines;
 using nlohmann::json;
@@ -414,28 +415,7 @@ json to_json(const std::vector<Instance>& all, const Options& opt) {
           {"machine", machine_note()}};
 }
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+using cubex::render::xml_escape;
 
 // Grouped bars on a log scale: one group per instance, one bar per solver; one panel for the
 // first solution and one for all solutions. A capped run is drawn to the limit, hatched.
