@@ -7,6 +7,8 @@
 #   tools/setup.sh --baselines   also install CBC and CaDiCaL and build with -DCUBEX_BASELINES=ON
 #   tools/setup.sh --test        also install what the tests use: chromium (the HTML viewer test)
 #   tools/setup.sh --fuzz        also install clang and libFuzzer (for tools/fuzz.sh)
+#   tools/setup.sh --burrtools   also install zlib and pugixml: BurrTools .xmpuzzle files
+#                                (CUBEX_BURRTOOLS, on when both are found) and admesh (STL checks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +21,8 @@ for arg in "$@"; do
     --baselines) pkgs+=(coinor-libcbc-dev libcadical-dev pkg-config); baselines=ON ;;
     --test) pkgs+=(chromium python3) ;;
     --fuzz) pkgs+=(clang libclang-rt-dev) ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --burrtools) pkgs+=(zlib1g-dev libpugixml-dev admesh) ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds cubex and runs every test, installing missing packages first (like setup.sh):
 #   1. the Release suite (build/), with the MILP/SAT baselines (-DCUBEX_BASELINES=ON: CBC and
-#      CaDiCaL are installed) and the headless-Chromium viewer test (chromium is installed);
+#      CaDiCaL are installed), BurrTools files (-DCUBEX_BURRTOOLS=ON: zlib and pugixml are
+#      installed, and admesh for the STL test) and the headless-Chromium viewer test;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/,
 #      -DCUBEX_SANITIZE=ON): any memory error, undefined behaviour or leak fails it. It is built
 #      by clang together with the libFuzzer targets (-DCUBEX_FUZZ=ON), so the library is
@@ -24,20 +25,25 @@ done
 jobs="$(nproc)"
 step() { echo; echo "== test.sh: $* ($((SECONDS / 60)) min $((SECONDS % 60)) s so far)"; }
 
-if ((quick)); then tools/setup.sh --deps-only --test --baselines; else tools/setup.sh --deps-only --test --baselines --fuzz; fi
+if ((quick)); then
+  tools/setup.sh --deps-only --test --baselines --burrtools
+else
+  tools/setup.sh --deps-only --test --baselines --burrtools --fuzz
+fi
 
 shared=()
 if [ -n "${CUBEX_SHARED_DIR:-}" ]; then shared=(-DCUBEX_SHARED_DIR="$CUBEX_SHARED_DIR"); fi
 
 step "Release build and suite"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=ON "${shared[@]}" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=ON -DCUBEX_BURRTOOLS=ON \
+  "${shared[@]}" >/dev/null
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 ((quick)) && exit 0
 
 step "ASan + UBSan build (clang, with the fuzzers) and suite"
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCUBEX_SANITIZE=ON \
-  -DCUBEX_FUZZ=ON -DCUBEX_BENCH=OFF "${shared[@]}" >/dev/null
+  -DCUBEX_FUZZ=ON -DCUBEX_BENCH=OFF -DCUBEX_BURRTOOLS=ON "${shared[@]}" >/dev/null
 cmake --build build-asan -j "$jobs"
 # halt_on_error: the first report fails the test (UBSan is built with -fno-sanitize-recover too).
 ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1 \

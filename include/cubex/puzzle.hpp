@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cubex/core/problem.hpp"
 #include "cubex/render/scene.hpp"
@@ -53,15 +54,30 @@ class Puzzle {
   virtual std::optional<render::Scene> scene(const nlohmann::json& /*solution*/) const {
     return std::nullopt;
   }
+  // One line naming option o for people (a comment in `cubex compile --dlx` output), e.g.
+  // "piece L rotation 5 offset [0,1,0]". By default "option o" (0-based).
+  virtual std::string option_label(OptionId o) const { return "option " + std::to_string(o); }
+  // Remarks about how the file was read, printed before the results (e.g. which of several
+  // problems of a BurrTools file is solved). None by default.
+  virtual std::vector<std::string> notes() const { return {}; }
+  // Counts the file records itself (BurrTools saves its assemblies and solutions); nullopt
+  // when it records none.
+  struct RecordedCounts {
+    std::string source;                     // "BurrTools"
+    std::optional<std::uint64_t> assemblies;  // up to symmetry, as cubex's "unique"
+    std::optional<std::uint64_t> solutions;   // assemblies that can also be taken apart
+  };
+  virtual std::optional<RecordedCounts> recorded_counts() const { return std::nullopt; }
 };
 
-// Reads a puzzle file, choosing the format by its extension:
-//   .dlx .xc   Knuth's exact-cover format
-//   .json      a JSON puzzle: "kind": "happy-cube" is a Happy Cube, any other kind (or none) voxel
-//   .txt       the wooden-cube text format (voxel)
-//   .hcq       Happy Cube tiles (happycube/reader.hpp)
-// Throws InputError for unreadable or malformed files and unknown extensions.
-std::unique_ptr<Puzzle> load_puzzle(const std::string& path);
+// How to read a file, where a format has choices.
+struct LoadOptions {
+  std::string problem;  // BurrTools: the problem to solve, by name or 1-based index ("": first)
+};
+
+// Reads a puzzle file, choosing the format by its extension from the table of formats
+// (cubex/formats.hpp). Throws InputError for unreadable or malformed files and unknown extensions.
+std::unique_ptr<Puzzle> load_puzzle(const std::string& path, const LoadOptions& options = {});
 
 // The exact-cover front end: a Problem read from Knuth's format, solutions as lists of options.
 std::unique_ptr<Puzzle> load_exact_cover(const std::string& path);

@@ -118,6 +118,8 @@ class SymmetricSolver {
     bool symmetric = false;
   };
   const Problem& restricted() const { return restricted_; }
+  // The option of the original problem that option o of restricted() is.
+  OptionId original_option(OptionId o) const { return original_[o]; }
   Verdict judge(std::span<const OptionId> solution, std::vector<OptionId>& original) const;
 
  private:

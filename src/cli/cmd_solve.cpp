@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
+#include "cubex/formats.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/symmetry.hpp"
@@ -20,15 +21,11 @@ namespace cubex::cli {
 int cmd_solve(const std::vector<std::string>& args) {
   po::options_description opts(
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n"
-      "                   [--symmetry none|rotations|auto]\n\n"
-      "Solves the puzzle in FILE. The format follows the extension:\n"
-      "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
-      "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
-      "  .json       a voxel puzzle (polycube packing; \"kind\": \"voxel\" or none), or\n"
-      "              \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n"
-      "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
-      "options");
+      "                   [--symmetry none|rotations|auto] [--problem NAME|INDEX]\n\n"
+      "Solves the puzzle in FILE. The format follows the extension:\n" +
+      formats_help() + "\noptions");
   std::string file, json_out, symmetry = "auto";
+  LoadOptions load;
   std::uint64_t limit = 0, max_nodes = limits().max_nodes;
   SearchOptions search;
   // clang-format off
@@ -44,6 +41,8 @@ int cmd_solve(const std::vector<std::string>& args) {
      "reflections where the pieces allow), listing one solution per class; rotations: "
      "rotations only; none: every solution counted and listed")
     ("quiet,q", "print only the summary, not the solutions")
+    ("problem", po::value(&load.problem),
+     "BurrTools files: the problem to solve, by name or number (1 = the first, the default)")
     ("max-nodes", po::value(&max_nodes),
      "refuse a puzzle whose exact-cover matrix has more nodes than this (default 20,000,000; "
      "up to 2,000,000,000)");
@@ -66,8 +65,9 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool colour = print && stdout_wants_colour();
 
   set_max_nodes(max_nodes);
-  std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
+  std::unique_ptr<Puzzle> puzzle = load_puzzle(file, load);
   const Problem& pb = puzzle->problem();
+  for (const std::string& note : puzzle->notes()) std::cout << "note: " << note << "\n";
 
   install_stop_handlers();
   SolveLimits limits;
@@ -126,6 +126,14 @@ int cmd_solve(const std::vector<std::string>& args) {
                 << group.group.order() / kernel << " solutions)\n";
     }
   }
+  if (const auto rec = puzzle->recorded_counts()) {
+    std::cout << "recorded by " << rec->source << ":";
+    if (rec->assemblies) std::cout << " assemblies " << with_commas(*rec->assemblies);
+    if (rec->solutions) std::cout << (rec->assemblies ? "," : "") << " solutions " << with_commas(*rec->solutions);
+    std::cout << "\n  (BurrTools counts assemblies up to rotation and mirror images, as cubex's "
+                 "\"unique\" with --symmetry auto; its \"solutions\" are the assemblies that can "
+                 "also be taken apart, which cubex does not check)\n";
+  }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
                 st.seconds > 0 ? st.nodes / st.seconds / 1e6 : 0.0);
@@ -145,6 +153,13 @@ int cmd_solve(const std::vector<std::string>& args) {
                    {"group_order", group.group.order()},
                    {"symmetric", sy.symmetric}};
     j["symmetry"] = {{"mode", symmetry}, {"elements", group.symmetry}};
+    if (const auto rec = puzzle->recorded_counts()) {
+      nlohmann::json r = {{"source", rec->source}};
+      if (rec->assemblies) r["assemblies"] = *rec->assemblies;
+      if (rec->solutions) r["solutions"] = *rec->solutions;
+      j["recorded"] = r;
+    }
+    if (!puzzle->notes().empty()) j["notes"] = puzzle->notes();
     j["solutions"] = std::move(solutions);
     j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
                   {"seconds", st.seconds},      {"complete", st.complete},

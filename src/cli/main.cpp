@@ -27,6 +27,8 @@ const Command kCommands[] = {
     {"render", "draw a solution as SVG, or all of them in a 3-D HTML viewer",
      cubex::cli::cmd_render},
     {"merge", "add the counts of shard results (solve --shard K/N)", cubex::cli::cmd_merge},
+    {"convert", "write a voxel puzzle as JSON or BurrTools .xmpuzzle", cubex::cli::cmd_convert},
+    {"compile", "write the exact-cover matrix in Knuth's format (--dlx)", cubex::cli::cmd_compile},
 };
 
 void usage(std::ostream& os) {

@@ -198,8 +198,17 @@ KnuthFile read_knuth_file(const std::string& path) {
   return parse_knuth(read_file(path), path);
 }
 
-std::string to_knuth(const Problem& problem) {
+std::string to_knuth(const Problem& problem) { return to_knuth(problem, {}, nullptr); }
+
+std::string to_knuth(const Problem& problem, const std::vector<std::string>& header,
+                     const std::function<std::string(OptionId)>& comment) {
+  auto comment_line = [](std::string s) {
+    for (char& c : s)
+      if (c == '\n' || c == '\r') c = ' ';
+    return "| " + s + "\n";
+  };
   std::string out;
+  for (const std::string& h : header) out += comment_line(h);
   for (const Item& it : problem.items()) {
     if (!it.primary) continue;
     if (it.lo != 1 || it.hi != 1) {
@@ -217,6 +226,7 @@ std::string to_knuth(const Problem& problem) {
   }
   out.back() = '\n';
   for (OptionId o = 0; o < problem.num_options(); ++o) {
+    if (comment) out += comment_line(comment(o));
     bool first = true;
     for (ItemId i : problem.option(o)) {
       if (!first) out += ' ';

@@ -44,6 +44,19 @@ int Model::cell_index(const Vec3& c) const {
   return it != cells.end() && *it == c ? static_cast<int>(it - cells.begin()) : -1;
 }
 
+bool Model::colour_allowed(int piece_colour, int cell_colour) const {
+  if (!coloured || piece_colour == 0 || cell_colour == 0) return true;
+  return std::find(colour_pairs.begin(), colour_pairs.end(),
+                   std::pair{piece_colour, cell_colour}) != colour_pairs.end();
+}
+
+bool Model::has_piece_colours() const {
+  for (const Piece& p : pieces)
+    for (std::uint8_t c : p.colours)
+      if (c) return true;
+  return false;
+}
+
 std::size_t Model::num_must_fill() const {
   return static_cast<std::size_t>(std::count(optional.begin(), optional.end(), 0));
 }
@@ -52,12 +65,14 @@ void canonicalize(Model& model) {
   if (model.cells.empty())
     throw ModelError("container", -1, "expected at least one container cell");
   model.optional.resize(model.cells.size(), 0);
+  const bool cell_colours = !model.cell_colour.empty();
+  model.cell_colour.resize(model.cells.size(), 0);
   std::vector<std::size_t> order(model.cells.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return model.cells[a] < model.cells[b]; });
   std::vector<Vec3> cells;
-  std::vector<std::uint8_t> optional;
+  std::vector<std::uint8_t> optional, colour;
   for (std::size_t k : order) {
     if (!cells.empty() && cells.back() == model.cells[k]) {
       throw ModelError(
@@ -66,15 +81,38 @@ void canonicalize(Model& model) {
     }
     cells.push_back(model.cells[k]);
     optional.push_back(model.optional[k] ? 1 : 0);
+    colour.push_back(model.cell_colour[k]);
   }
   model.cells = std::move(cells);
   model.optional = std::move(optional);
+  model.cell_colour = cell_colours ? std::move(colour) : std::vector<std::uint8_t>{};
   if (model.pieces.empty()) throw ModelError("pieces", -1, "expected at least one piece");
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     Piece& piece = model.pieces[p];
     const std::string path = "pieces[" + std::to_string(p) + "]";
     if (piece.cells.empty()) throw ModelError(path, int(p), "expected at least one cell");
     if (piece.count < 1) throw ModelError(path, int(p), "expected a count of at least 1");
+    if (piece.min_count > piece.count)
+      throw ModelError(path, int(p), "expected a range min <= max, found min > max");
+    if (piece.min_count == piece.count) piece.min_count = -1;
+    if (!piece.colours.empty()) {
+      if (piece.colours.size() != piece.cells.size())
+        throw ModelError(path, int(p), "expected one colour per cell");
+      // Normalise cells and colours together.
+      std::vector<std::pair<Vec3, std::uint8_t>> cc;
+      for (std::size_t k = 0; k < piece.cells.size(); ++k)
+        cc.push_back({piece.cells[k], piece.colours[k]});
+      std::sort(cc.begin(), cc.end());
+      const std::vector<Vec3> norm = normalize(piece.cells);
+      const Vec3 shift = norm.front() - cc.front().first;
+      bool any = false;
+      for (std::size_t k = 0; k < cc.size(); ++k) {
+        piece.cells[k] = cc[k].first + shift;
+        piece.colours[k] = cc[k].second;
+        any = any || cc[k].second != 0;
+      }
+      if (!any) piece.colours.clear();
+    }
     piece.cells = normalize(std::move(piece.cells));
     auto dup = std::adjacent_find(piece.cells.begin(), piece.cells.end());
     if (dup != piece.cells.end()) {
@@ -104,10 +142,41 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) 
   return out;
 }
 
+std::vector<Orientation> orientations(std::span<const Vec3> cells,
+                                      std::span<const std::uint8_t> colours, bool mirror) {
+  if (colours.empty()) return orientations(cells, mirror);
+  std::vector<Orientation> out;
+  const auto& group = cube_symmetries();
+  for (int k = 0; k < (mirror ? 48 : 24); ++k) {
+    std::vector<std::pair<Vec3, std::uint8_t>> cc;
+    for (std::size_t i = 0; i < cells.size(); ++i) cc.push_back({group[k] * cells[i], colours[i]});
+    Vec3 lo = cc[0].first;
+    for (const auto& [c, col] : cc)
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    Orientation o;
+    o.symmetry = k;
+    o.shift = Vec3{} - lo;
+    for (auto& [c, col] : cc) c = c + o.shift;
+    std::sort(cc.begin(), cc.end());
+    for (const auto& [c, col] : cc) {
+      o.cells.push_back(c);
+      o.colours.push_back(col);
+    }
+    bool seen = std::any_of(out.begin(), out.end(), [&](const Orientation& q) {
+      return q.cells == o.cells && q.colours == o.colours;
+    });
+    if (!seen) out.push_back(std::move(o));
+  }
+  return out;
+}
+
 Compiled compile(const Model& model) {
   Compiled out;
-  std::size_t volume = 0;
-  for (const Piece& p : model.pieces) volume += p.cells.size() * std::size_t(p.count);
+  std::size_t volume = 0, most = 0;  // of the fewest and of the most pieces
+  for (const Piece& p : model.pieces) {
+    volume += p.cells.size() * std::size_t(p.fewest());
+    most += p.cells.size() * std::size_t(p.count);
+  }
   const std::size_t must = model.num_must_fill();
   if (volume > model.cells.size()) {
     throw ModelError("pieces", -1,
@@ -115,12 +184,15 @@ Compiled compile(const Model& model) {
                          std::to_string(model.cells.size()) + " cells, found " +
                          std::to_string(volume) + " cells of pieces");
   }
-  if (volume < must) {
+  if (most < must) {
     throw ModelError("pieces", -1,
                      "expected pieces that fill the container's " + std::to_string(must) +
-                         " must-fill cells, found only " + std::to_string(volume) +
+                         " must-fill cells, found only " + std::to_string(most) +
                          " cells of pieces");
   }
+  std::size_t optional_cells = model.cells.size() - must;
+  const bool count_holes =
+      model.max_holes >= 0 && std::size_t(model.max_holes) < optional_cells;
 
   // Grid over the container's bounding box: index of each cell, or -1.
   Vec3 lo = model.cells.front(), hi = model.cells.front();
@@ -165,13 +237,19 @@ Compiled compile(const Model& model) {
   // 9 L-tricubes): every exact cover of the cells uses `count` copies, so the piece's item would
   // only repeat what the cells say. It is left out: the matrix has no multiplicity, and the
   // faster bitset backend takes it.
-  bool implied = model.pieces.size() == 1;
+  bool implied = model.pieces.size() == 1 && !model.pieces[0].ranged();
   for (std::uint8_t o : model.optional) implied = implied && !o;
   implied = implied && model.cells.size() == model.pieces[0].cells.size() *
                                                  static_cast<std::size_t>(model.pieces[0].count);
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
-    const auto c = std::uint32_t(model.pieces[p].count);
-    out.piece_item.push_back(implied ? kNoItem : out.problem.add_primary(piece_names[p], c, c));
+    const auto lo = std::uint32_t(model.pieces[p].fewest()), hi = std::uint32_t(model.pieces[p].count);
+    out.piece_item.push_back(implied ? kNoItem : out.problem.add_primary(piece_names[p], lo, hi));
+  }
+  if (count_holes) {
+    std::string n = "holes";
+    while (taken(n) || std::find(piece_names.begin(), piece_names.end(), n) != piece_names.end())
+      n = "#" + n;
+    out.holes_item = out.problem.add_primary(n, 0, std::uint32_t(model.max_holes));
   }
   std::vector<std::size_t> order(model.cells.size());
   std::iota(order.begin(), order.end(), 0);
@@ -179,15 +257,41 @@ Compiled compile(const Model& model) {
             [&](std::size_t a, std::size_t b) { return zyx_less(model.cells[a], model.cells[b]); });
   out.cell_item.resize(model.cells.size());
   for (std::size_t k : order) {
-    out.cell_item[k] =
-        model.optional[k] ? out.problem.add_secondary(names[k]) : out.problem.add_primary(names[k]);
+    out.cell_item[k] = model.optional[k] && !count_holes ? out.problem.add_secondary(names[k])
+                                                         : out.problem.add_primary(names[k]);
   }
+  auto cell_colour = [&](const Vec3& c) {
+    return model.cell_colour.empty() ? 0 : int(model.cell_colour[std::size_t(at(c))]);
+  };
+  // Coloured pieces whose orientations put different colours on the same cells: their options
+  // also name (cell, colour) secondary items, so that no two options cover the same items.
+  std::vector<std::vector<Orientation>> orients(model.pieces.size());
+  std::vector<bool> marked(model.pieces.size(), false);
+  std::map<std::pair<Vec3, int>, ItemId> colour_item;
+  for (std::size_t p = 0; p < model.pieces.size(); ++p) {
+    const Piece& piece = model.pieces[p];
+    orients[p] = orientations(piece.cells, model.coloured ? std::span<const std::uint8_t>(piece.colours)
+                                                          : std::span<const std::uint8_t>(),
+                              model.mirror);
+    for (std::size_t a = 0; a < orients[p].size() && !marked[p]; ++a)
+      for (std::size_t b = a + 1; b < orients[p].size(); ++b)
+        if (orients[p][a].cells == orients[p][b].cells) marked[p] = true;
+    if (!marked[p]) continue;
+    for (const Vec3& c : model.cells)
+      for (std::uint8_t col : piece.colours) {
+        if (!col || colour_item.count({c, col})) continue;
+        const ItemId id = out.problem.add_secondary(names[std::size_t(model.cell_index(c))] + "c" +
+                                                    std::to_string(col));
+        colour_item[{c, col}] = id;
+      }
+  }
+  out.colour_items.assign(colour_item.begin(), colour_item.end());
 
   // Options: every orientation at every translation that stays inside the container.
   std::vector<ItemId> items;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     const std::size_t before = out.placements.size();
-    for (const Orientation& o : orientations(model.pieces[p].cells, model.mirror)) {
+    for (const Orientation& o : orients[p]) {
       Vec3 size{};
       for (const Vec3& c : o.cells)
         size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
@@ -197,6 +301,8 @@ Compiled compile(const Model& model) {
             const Vec3 t{x, y, z};
             bool fits = true;
             for (const Vec3& c : o.cells) fits = fits && inside(c + t);
+            for (std::size_t i = 0; fits && i < o.colours.size(); ++i)
+              fits = model.colour_allowed(o.colours[i], cell_colour(o.cells[i] + t));
             if (!fits) continue;
             Placement pl;
             pl.piece = int(p);
@@ -204,9 +310,11 @@ Compiled compile(const Model& model) {
             pl.offset = o.shift + t;
             items.clear();
             if (out.piece_item[p] != kNoItem) items.push_back(out.piece_item[p]);
-            for (const Vec3& c : o.cells) {
-              pl.cells.push_back(c + t);
-              items.push_back(out.cell_item[std::size_t(at(c + t))]);
+            for (std::size_t i = 0; i < o.cells.size(); ++i) {
+              const Vec3 c = o.cells[i] + t;
+              pl.cells.push_back(c);
+              items.push_back(out.cell_item[std::size_t(at(c))]);
+              if (marked[p] && o.colours[i]) items.push_back(colour_item.at({c, o.colours[i]}));
             }
             out.problem.add_option(items);
             out.placements.push_back(std::move(pl));
@@ -215,10 +323,20 @@ Compiled compile(const Model& model) {
               throw ModelError("pieces[" + std::to_string(p) + "]", int(p), too_many_nodes(nodes));
           }
     }
-    if (out.placements.size() == before) {
+    if (out.placements.size() == before && model.pieces[p].fewest() > 0) {
       throw ModelError("pieces[" + std::to_string(p) + "]", int(p),
                        "expected a piece that fits in the container, found that '" +
                            model.pieces[p].name + "' fits nowhere");
+    }
+  }
+  if (count_holes) {
+    for (std::size_t k = 0; k < model.cells.size(); ++k) {
+      if (!model.optional[k]) continue;
+      out.problem.add_option({out.holes_item, out.cell_item[k]});
+      Placement hole;
+      hole.piece = -1;
+      hole.cells = {model.cells[k]};
+      out.placements.push_back(std::move(hole));
     }
   }
   return out;
@@ -228,6 +346,7 @@ std::vector<PlacedPiece> decode(const Compiled& compiled, std::span<const Option
   std::vector<PlacedPiece> out;
   for (OptionId o : solution) {
     const Placement& pl = compiled.placements[o];
+    if (pl.piece < 0) continue;  // a hole
     out.push_back({pl.piece, 0, pl.symmetry, pl.offset, pl.cells});
   }
   std::sort(out.begin(), out.end(), [](const PlacedPiece& a, const PlacedPiece& b) {

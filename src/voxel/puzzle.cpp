@@ -81,18 +81,37 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
   ItemPlaces places;
   places.where.resize(pb.num_items());
   places.reflected.resize(pb.num_items());
+  // Tags: must-fill 0 / optional 1, plus twice the cell's colour when colours count.
+  auto colour_of = [&](std::size_t c) {
+    return model.coloured && !model.cell_colour.empty() ? int(model.cell_colour[c]) : 0;
+  };
   for (std::size_t c = 0; c < model.cells.size(); ++c) {
-    places.where[compiled.cell_item[c]] = std::pair{model.optional[c] ? 1 : 0, model.cells[c]};
+    places.where[compiled.cell_item[c]] =
+        std::pair{(model.optional[c] ? 1 : 0) + 2 * colour_of(c), model.cells[c]};
   }
+  for (const auto& [key, item] : compiled.colour_items)
+    places.where[item] = std::pair{1000 + key.second, key.first};
+  if (compiled.holes_item != kNoItem) places.reflected[compiled.holes_item] = compiled.holes_item;
   const std::size_t np = model.pieces.size();
-  std::vector<std::set<std::vector<Vec3>>> turned(np);  // the 24 rotations of each piece
-  std::vector<std::vector<Vec3>> mirrored(np);
+  // A piece as (cell, colour) pairs, colours only where they count.
+  using Shape = std::vector<std::pair<Vec3, std::uint8_t>>;
+  auto shape = [&](std::size_t p, const Mat3& m) {
+    const Piece& piece = model.pieces[p];
+    Shape s;
+    for (std::size_t i = 0; i < piece.cells.size(); ++i)
+      s.push_back({m * piece.cells[i],
+                   model.coloured && !piece.colours.empty() ? piece.colours[i] : std::uint8_t(0)});
+    Vec3 lo = s[0].first;
+    for (const auto& [c, col] : s) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    for (auto& [c, col] : s) c = c - lo;
+    std::sort(s.begin(), s.end());
+    return s;
+  };
+  std::vector<std::set<Shape>> turned(np);  // the 24 rotations of each piece
+  std::vector<Shape> mirrored(np);
   for (std::size_t p = 0; p < np; ++p) {
-    for (const Orientation& o : orientations(model.pieces[p].cells, false))
-      turned[p].insert(o.cells);
-    std::vector<Vec3> m;
-    for (const Vec3& c : model.pieces[p].cells) m.push_back(mirror_x() * c);
-    mirrored[p] = normalize(std::move(m));
+    for (const Mat3& m : cube_rotations()) turned[p].insert(shape(p, m));
+    mirrored[p] = shape(p, mirror_x());
   }
   std::vector<int> twin(np, -1);
   for (std::size_t p = 0; p < np; ++p) {
@@ -103,7 +122,7 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
     if (twin[p] >= 0) continue;
     for (std::size_t q = p + 1; q < np; ++q) {
       if (twin[q] < 0 && model.pieces[q].count == model.pieces[p].count &&
-          turned[q].count(mirrored[p])) {
+          model.pieces[q].fewest() == model.pieces[p].fewest() && turned[q].count(mirrored[p])) {
         twin[p] = static_cast<int>(q);
         twin[q] = static_cast<int>(p);
         break;
@@ -187,6 +206,16 @@ class VoxelPuzzle final : public Puzzle {
 
   CubeGroup symmetry_group(SymmetryMode mode) const override {
     return cube_symmetry_group(compiled_.problem, item_places(model_, compiled_), mode);
+  }
+
+  std::string option_label(OptionId o) const override {
+    const Placement& pl = compiled_.placements[o];
+    if (pl.piece < 0) return "hole at " + cell_text(pl.cells.front());
+    std::string s = "piece " + model_.pieces[std::size_t(pl.piece)].name + " symmetry " +
+                    std::to_string(pl.symmetry) + (pl.symmetry >= 24 ? " (mirrored)" : "") +
+                    " offset " + cell_text(pl.offset) + " cells";
+    for (const Vec3& c : pl.cells) s += " " + cell_text(c);
+    return s;
   }
 
   const Model& model() const { return model_; }

@@ -132,7 +132,7 @@ class Reader {
   void container(const json& j, Model& m) const {
     const std::string path = "container";
     if (!j.is_object()) fail(path, "expected an object, found " + found(j));
-    keys(j, path, "box cells optional layers");
+    keys(j, path, "box cells optional layers colours");
     const int forms = int(j.contains("box")) + int(j.contains("cells")) + int(j.contains("layers"));
     if (forms != 1)
       fail(path, "expected exactly one of \"box\", \"cells\" and \"layers\", found " +
@@ -169,6 +169,11 @@ class Reader {
         m.optional.push_back(ch == '+');
       }
     }
+    if (j.contains("colours")) {
+      if (!j.contains("cells"))
+        fail(join(path, "colours"), "expected \"colours\" only beside \"cells\"");
+      m.cell_colour = colours(j["colours"], join(path, "colours"), m.cells.size());
+    }
     Vec3 lo = m.cells.front(), hi = m.cells.front();
     for (const Vec3& c : m.cells) {
       lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
@@ -179,9 +184,20 @@ class Reader {
     }
   }
 
+  // One colour (0..63, 0 = neutral) per cell.
+  std::vector<std::uint8_t> colours(const json& j, const std::string& path, std::size_t n) const {
+    if (!j.is_array() || j.size() != n)
+      fail(path, "expected an array of " + std::to_string(n) + " colours (one per cell), found " +
+                     found(j));
+    std::vector<std::uint8_t> out;
+    for (std::size_t k = 0; k < n; ++k)
+      out.push_back(std::uint8_t(integer(j[k], index(path, k), 0, 63, "a colour")));
+    return out;
+  }
+
   Piece piece(const json& j, const std::string& path) const {
     if (!j.is_object()) fail(path, "expected a piece object, found " + found(j));
-    keys(j, path, "name cells layers count");
+    keys(j, path, "name cells layers count colours");
     Piece p;
     if (!j.contains("name")) fail(path, "expected a \"name\", found none");
     if (!j["name"].is_string() || j["name"].get<std::string>().empty()) {
@@ -198,14 +214,27 @@ class Reader {
       for (const auto& [c, ch] : layers(j["layers"], join(path, "layers"), "#."))
         p.cells.push_back(c);
     }
-    if (j.contains("count"))
+    if (j.contains("count") && j["count"].is_array()) {  // a range [min, max]
+      const json& r = j["count"];
+      const std::string cp = join(path, "count");
+      if (r.size() != 2) fail(cp, "expected a count n or a range [min, max], found " + found(r));
+      p.min_count = integer(r[0], index(cp, 0), 0, kMaxCount, "a count");
+      p.count = integer(r[1], index(cp, 1), 1, kMaxCount, "a count");
+      if (p.min_count > p.count) fail(cp, "expected min <= max in [min, max]");
+    } else if (j.contains("count")) {
       p.count = integer(j["count"], join(path, "count"), 1, kMaxCount, "a count");
+    }
+    if (j.contains("colours")) {
+      if (!j.contains("cells"))
+        fail(join(path, "colours"), "expected \"colours\" only beside \"cells\"");
+      p.colours = colours(j["colours"], join(path, "colours"), p.cells.size());
+    }
     return p;
   }
 
   Model model(const json& doc) const {
     if (!doc.is_object()) fail("", "expected a JSON object, found " + found(doc));
-    keys(doc, "", "name kind comment container pieces mirror");
+    keys(doc, "", "name kind comment container pieces mirror colour_pairs max_holes");
     Model m;
     if (doc.contains("kind") && doc["kind"] != "voxel") {
       fail("kind", "expected \"voxel\" (or \"happy-cube\" for Happy Cube puzzles), found " +
@@ -222,6 +251,20 @@ class Reader {
         fail("mirror", "expected true or false, found " + found(doc["mirror"]));
       m.mirror = doc["mirror"].get<bool>();
     }
+    if (doc.contains("colour_pairs")) {
+      const json& cp = doc["colour_pairs"];
+      if (!cp.is_array()) fail("colour_pairs", "expected an array of [piece, cell] colour pairs");
+      m.coloured = true;
+      for (std::size_t k = 0; k < cp.size(); ++k) {
+        const std::string pp = index("colour_pairs", k);
+        if (!cp[k].is_array() || cp[k].size() != 2)
+          fail(pp, "expected a pair [piece colour, cell colour], found " + found(cp[k]));
+        m.colour_pairs.push_back({integer(cp[k][0], index(pp, 0), 1, 63, "a colour"),
+                                  integer(cp[k][1], index(pp, 1), 1, 63, "a colour")});
+      }
+    }
+    if (doc.contains("max_holes"))
+      m.max_holes = integer(doc["max_holes"], "max_holes", 0, kMaxCells, "a number of holes");
     if (!doc.contains("container")) fail("", "expected a \"container\" key, found none");
     container(doc["container"], m);
     if (!doc.contains("pieces")) fail("", "expected a \"pieces\" key, found none");

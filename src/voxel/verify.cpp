@@ -56,6 +56,15 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
     const Mat3 m = cl.mirrored ? cl.rotation * mirror_x() : cl.rotation;
     std::vector<Vec3> want;
     for (const Vec3& c : piece.cells) want.push_back(m * c + cl.offset);
+    for (std::size_t j = 0; j < piece.colours.size(); ++j) {
+      const int k = model.cell_index(want[j]);
+      const int under = k < 0 || model.cell_colour.empty() ? 0 : model.cell_colour[std::size_t(k)];
+      if (!model.colour_allowed(piece.colours[j], under)) {
+        return where + ": cell " + cell_text(want[j]) + " has colour " + std::to_string(under) +
+               ", where '" + piece.name + "' may not put its colour " +
+               std::to_string(piece.colours[j]);
+      }
+    }
     std::sort(want.begin(), want.end());
     std::vector<Vec3> listed = cl.cells;
     std::sort(listed.begin(), listed.end());
@@ -73,16 +82,29 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
       covered_by[std::size_t(k)] = int(i);
     }
   }
+  // Copies 0..fewest-1 must be placed (the first copies: copies are numbered in order).
   for (std::size_t p = 0; p < model.pieces.size(); ++p)
     for (std::size_t c = 0; c < copy_at[p].size(); ++c)
-      if (copy_at[p][c] < 0) {
+      if (copy_at[p][c] < 0 && int(c) < model.pieces[p].fewest()) {
         return "expected every piece placed, found '" + model.pieces[p].name + "' copy " +
                std::to_string(c) + " missing";
+      } else if (copy_at[p][c] < 0 && c + 1 < copy_at[p].size() && copy_at[p][c + 1] >= 0) {
+        return "expected the copies of '" + model.pieces[p].name +
+               "' numbered from 0, found copy " + std::to_string(c + 1) + " without copy " +
+               std::to_string(c);
       }
   for (std::size_t k = 0; k < model.cells.size(); ++k)
     if (!model.optional[k] && covered_by[k] < 0) {
       return "expected every must-fill cell covered, found " + cell_text(model.cells[k]) + " empty";
     }
+  if (model.max_holes >= 0) {
+    int holes = 0;
+    for (std::size_t k = 0; k < model.cells.size(); ++k) holes += model.optional[k] && covered_by[k] < 0;
+    if (holes > model.max_holes) {
+      return "expected at most " + std::to_string(model.max_holes) + " optional cells left empty, found " +
+             std::to_string(holes);
+    }
+  }
   return "";
 }
 

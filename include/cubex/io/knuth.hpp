@@ -2,6 +2,7 @@
 // FILE.dlx` or `FILE.xc`. See README.md, "Knuth's format", for the grammar.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,5 +24,9 @@ KnuthFile read_knuth_file(const std::string& path);
 
 // Writes `problem` in Knuth's format (names must be non-blank and free of ':' and '|').
 std::string to_knuth(const Problem& problem);
+// The same with comment lines: `header` lines first (each written as "| line"), then before each
+// option the line "| " + comment(o) (line breaks in it become blanks).
+std::string to_knuth(const Problem& problem, const std::vector<std::string>& header,
+                     const std::function<std::string(OptionId)>& comment);
 
 }  // namespace cubex

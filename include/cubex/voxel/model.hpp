@@ -31,7 +31,13 @@ namespace cubex::voxel {
 struct Piece {
   std::string name;
   std::vector<Vec3> cells;  // normalised (see above)
-  int count = 1;            // identical copies
+  int count = 1;            // identical copies (with a range: the most that may be used)
+  int min_count = -1;       // a range (BurrTools min/max): the fewest used; -1: all `count`
+  // Colours (BurrTools): parallel to `cells`, 0 = neutral; empty = every cell neutral.
+  std::vector<std::uint8_t> colours;
+
+  int fewest() const { return min_count < 0 ? count : min_count; }
+  bool ranged() const { return fewest() != count; }
 };
 
 struct Model {
@@ -41,6 +47,17 @@ struct Model {
   std::vector<std::uint8_t> optional;  // parallel to cells: 1 = may stay empty
   std::vector<Piece> pieces;
   bool mirror = false;  // pieces may also be used mirrored
+  // Colour constraints (BurrTools): `cell_colour` is parallel to `cells` (0 = neutral; empty =
+  // all neutral). With `coloured`, a piece cell of colour p may lie on a container cell of colour
+  // r only when p == 0, r == 0 or {p, r} is in `colour_pairs`; without it colours are ignored.
+  std::vector<std::uint8_t> cell_colour;
+  bool coloured = false;
+  std::vector<std::pair<int, int>> colour_pairs;
+  // The most optional cells that may stay empty (BurrTools maxHoles); -1: no limit.
+  int max_holes = -1;
+
+  bool colour_allowed(int piece_colour, int cell_colour) const;
+  bool has_piece_colours() const;
 
   // Index of `c` in `cells`, or -1 when it is not a container cell.
   int cell_index(const Vec3& c) const;
@@ -75,16 +92,21 @@ struct Orientation {
   int symmetry = 0;
   Vec3 shift;
   std::vector<Vec3> cells;
+  std::vector<std::uint8_t> colours;  // parallel to cells when the piece has colours
 };
 
 // The distinct orientations of `cells` (24 rotations, or 48 symmetries with `mirror`), the
 // duplicates of a symmetric piece removed; each is listed with the smallest symmetry index that
 // produces it, in increasing order of that index.
 std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror);
+// The same for a coloured piece (`colours` parallel to `cells`): orientations that put the same
+// colours on the same cells are one.
+std::vector<Orientation> orientations(std::span<const Vec3> cells,
+                                      std::span<const std::uint8_t> colours, bool mirror);
 
 // One option of the compiled problem: piece `piece` in orientation `symmetry` at `offset`.
 struct Placement {
-  int piece = 0;
+  int piece = 0;  // -1: an optional cell left empty (a hole, only with max_holes)
   int symmetry = 0;
   Vec3 offset;
   std::vector<Vec3> cells;  // cube_symmetries()[symmetry] * c + offset, sorted
@@ -99,10 +121,17 @@ struct Compiled {
   std::vector<Placement> placements;  // placements[o] is option o
   std::vector<ItemId> piece_item;     // item of each piece (kNoItem: implied, see compile())
   std::vector<ItemId> cell_item;      // item of each container cell (model.cells order)
+  // With max_holes: the item counting the holes (0..max_holes), and the optional cells become
+  // primary items, each covered by a piece or by a hole option {holes, cell}. Else kNoItem.
+  ItemId holes_item = kNoItem;
+  // Coloured pieces whose colours tell orientations with the same cells apart get one secondary
+  // item per (container cell, piece colour) they use, so that options differ in their items.
+  std::vector<std::pair<std::pair<Vec3, int>, ItemId>> colour_items;
 };
 
 // Compiles a canonical model. Throws ModelError when the volumes cannot match (the pieces are
 // larger than the container, or smaller than its must-fill part) or a piece fits nowhere.
+// A piece with a range gets an item covered fewest()..count times.
 // Item names are valid in Knuth's format: cells are "xyz" (every coordinate a digit 0..9) or
 // "x_y_z"; a piece keeps its name when that is a valid, unused item name, else becomes "#k".
 Compiled compile(const Model& model);

@@ -1,0 +1,54 @@
+// cubex/burrtools/xmpuzzle.hpp - BurrTools `.xmpuzzle` files in and out (issue 18).
+//
+// A `.xmpuzzle` file is gzip-compressed XML (plain XML is read too). cubex reads the cube grid
+// (gridType 0): the shapes as voxel strings ('_' empty, '#' filled, '+' variable, a colour number
+// after a cell), one problem (pieces with a count or a min/max range, the result shape, maxHoles,
+// colour rules) into a voxel Model; the rest of the file (saved solutions, the assembler's state,
+// disassembly groups) is not needed to count. Every error names the file and the line and column
+// in the XML text (after decompression). Writing gives a file the BurrTools GUI opens.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cubex/puzzle.hpp"
+#include "cubex/voxel/model.hpp"
+
+namespace cubex::burrtools {
+
+// The bytes of a gzip stream inflated (a multi-member stream too), or `data` itself when it does
+// not start with the gzip magic. Throws InputError naming `file` for corrupt or truncated data
+// and for more than limits().max_file_bytes of text.
+std::string gunzip(std::string_view data, const std::string& file);
+// `text` as a gzip stream.
+std::string gzip(std::string_view text);
+
+// One problem of a file, read.
+struct Loaded {
+  voxel::Model model;                                  // canonical
+  std::vector<std::string> notes;                      // for Puzzle::notes()
+  std::optional<Puzzle::RecordedCounts> recorded;      // the counts the file saved
+  std::vector<std::string> problems;                   // the names of all problems in the file
+  std::size_t chosen = 0;                              // index of the problem read
+};
+
+// Parses the (decompressed) XML `text` of `file`; `options.problem` picks the problem by name or
+// 1-based index (default the first). Throws InputError.
+Loaded parse_xmpuzzle(std::string_view text, const std::string& file, const LoadOptions& options);
+
+// Reads a file (gzip or plain XML).
+Loaded read_xmpuzzle(const std::string& path, const LoadOptions& options);
+std::unique_ptr<Puzzle> load_xmpuzzle(const std::string& path, const LoadOptions& options);
+voxel::Model load_xmpuzzle_model(const std::string& path, const LoadOptions& options);
+
+// The model as BurrTools XML (one problem, state unsolved). Throws InputError naming `path` when
+// the model cannot be expressed: mirror images allowed for a piece that differs from its mirror
+// image (BurrTools only turns pieces).
+std::string to_xml(const voxel::Model& model, const std::string& path);
+// to_xml() compressed: the contents of a `.xmpuzzle` file.
+std::string write_xmpuzzle(const voxel::Model& model, const std::string& path);
+
+}  // namespace cubex::burrtools

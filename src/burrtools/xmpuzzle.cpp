@@ -1,0 +1,555 @@
+// BurrTools .xmpuzzle files: gzip (zlib), XML (pugixml), and the mapping to the voxel model.
+#include "cubex/burrtools/xmpuzzle.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <pugixml.hpp>
+
+#include "cubex/error.hpp"
+#include "cubex/io/files.hpp"
+#include "cubex/limits.hpp"
+#include "cubex/voxel/read.hpp"
+
+namespace cubex::burrtools {
+
+// ---- gzip ----------------------------------------------------------------------------------------
+
+std::string gunzip(std::string_view data, const std::string& file) {
+  if (data.size() < 2 || static_cast<unsigned char>(data[0]) != 0x1f ||
+      static_cast<unsigned char>(data[1]) != 0x8b) {
+    return std::string(data);  // plain XML, as BurrTools also accepts
+  }
+  z_stream zs{};
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib: inflateInit2 failed");
+  std::string out;
+  char buf[1 << 16];
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  int rc = Z_OK;
+  while (true) {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    out.append(buf, sizeof buf - zs.avail_out);
+    if (out.size() > limits().max_file_bytes) {
+      inflateEnd(&zs);
+      throw InputError(file, "expected at most " + std::to_string(limits().max_file_bytes) +
+                                 " bytes of XML after decompression, found more");
+    }
+    if (rc == Z_STREAM_END) {
+      if (zs.avail_in == 0) break;
+      inflateReset(&zs);  // another gzip member follows
+      continue;
+    }
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
+      inflateEnd(&zs);
+      throw InputError(file, "expected a complete gzip stream, found it cut off after " +
+                                 std::to_string(data.size()) + " bytes (truncated file?)");
+    }
+    const std::string why = zs.msg ? zs.msg : "error " + std::to_string(rc);
+    inflateEnd(&zs);
+    throw InputError(file, "expected gzip-compressed XML, found corrupt gzip data at byte " +
+                               std::to_string(zs.total_in) + " (" + why + ")");
+  }
+  inflateEnd(&zs);
+  return out;
+}
+
+std::string gzip(std::string_view text) {
+  z_stream zs{};
+  if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
+    throw std::runtime_error("zlib: deflateInit2 failed");
+  }
+  std::string out;
+  char buf[1 << 16];
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  int rc = Z_OK;
+  do {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = deflate(&zs, Z_FINISH);
+    out.append(buf, sizeof buf - zs.avail_out);
+  } while (rc == Z_OK || (rc == Z_BUF_ERROR && zs.avail_out == 0));
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END) throw std::runtime_error("zlib: deflate failed");
+  return out;
+}
+
+// ---- reading -------------------------------------------------------------------------------------
+
+namespace {
+
+const char* const kGridNames[] = {"cubes", "triangular prisms", "spheres", "rhombic dodecahedra",
+                                  "tetrahedra-octahedra"};
+
+class Reader {
+ public:
+  Reader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  // Line and column (1-based) of a byte offset into the text.
+  std::pair<int, int> line_col(std::ptrdiff_t offset) const {
+    if (offset < 0) return {0, 0};
+    const std::size_t end = std::min<std::size_t>(std::size_t(offset), text_.size());
+    int line = 1, col = 1;
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    return {line, col};
+  }
+
+  [[noreturn]] void fail_at(std::ptrdiff_t offset, const std::string& message) const {
+    const auto [line, col] = line_col(offset);
+    if (line == 0) throw InputError(file_, message);
+    throw InputError(file_, line, col, message);
+  }
+  [[noreturn]] void fail(const pugi::xml_node& node, const std::string& message) const {
+    // offset_debug points at the name; step back to the '<'.
+    std::ptrdiff_t at = node.offset_debug();
+    if (at > 0 && node.type() == pugi::node_element) --at;
+    fail_at(at, message);
+  }
+
+  static std::string where(const pugi::xml_node& node) { return "<" + std::string(node.name()) + ">"; }
+
+  // An integer attribute in [lo, hi]; `fallback` when absent (or an error when it is required).
+  long integer(const pugi::xml_node& node, const char* attr, long lo, long hi,
+               std::optional<long> fallback = std::nullopt) const {
+    const pugi::xml_attribute a = node.attribute(attr);
+    if (!a) {
+      if (fallback) return *fallback;
+      fail(node, where(node) + ": expected the attribute " + attr + ", found none");
+    }
+    const std::string_view v = a.value();
+    long n = 0;
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || ptr != v.data() + v.size() || n < lo || n > hi) {
+      fail(node, where(node) + ": expected " + attr + " to be an integer from " +
+                     std::to_string(lo) + " to " + std::to_string(hi) + ", found \"" +
+                     excerpt(v) + "\"");
+    }
+    return n;
+  }
+
+  struct Shape {
+    Vec3 size;
+    std::string name;
+    // Per cell (x fastest): state 0 empty, 1 filled, 2 variable; and the colour.
+    std::vector<std::uint8_t> state, colour;
+    pugi::xml_node node;
+  };
+
+  Shape shape(const pugi::xml_node& v, std::size_t index) const {
+    Shape s;
+    s.node = v;
+    const long x = integer(v, "x", 1, 1000), y = integer(v, "y", 1, 1000), z = integer(v, "z", 1, 1000);
+    if (x * y * z > 1000000)
+      fail(v, "<voxel> (shape " + std::to_string(index) + "): expected at most 1000000 cells");
+    s.size = {int(x), int(y), int(z)};
+    integer(v, "type", 0, 0);
+    s.name = v.attribute("name").value();
+    const std::size_t n = std::size_t(x * y * z);
+    const pugi::xml_node textnode = v.first_child();
+    const std::string_view t = textnode ? textnode.value() : "";
+    const std::ptrdiff_t base = textnode ? textnode.offset_debug() : v.offset_debug();
+    std::size_t i = 0;
+    while (i < t.size()) {
+      const char ch = t[i];
+      const std::uint8_t st = ch == '_' ? 0 : ch == '#' ? 1 : ch == '+' ? 2 : 3;
+      if (st == 3) {
+        fail_at(base + std::ptrdiff_t(i),
+                "shape " + std::to_string(index) + ": expected '_', '#' or '+' (and colour digits) "
+                "in the voxel string, found '" + excerpt(t.substr(i, 1)) + "'");
+      }
+      ++i;
+      int colour = 0;
+      const std::size_t digits = i;
+      while (i < t.size() && t[i] >= '0' && t[i] <= '9' && i - digits < 3) colour = colour * 10 + (t[i++] - '0');
+      if (colour > 63) {
+        fail_at(base + std::ptrdiff_t(digits),
+                "shape " + std::to_string(index) + ": expected a colour from 0 to 63, found " +
+                    std::to_string(colour));
+      }
+      if (s.state.size() == n) {
+        fail_at(base + std::ptrdiff_t(i - 1), "shape " + std::to_string(index) + ": expected " +
+                                                  std::to_string(n) + " cells (x*y*z = " +
+                                                  std::to_string(x) + "*" + std::to_string(y) +
+                                                  "*" + std::to_string(z) + "), found more");
+      }
+      s.state.push_back(st);
+      s.colour.push_back(std::uint8_t(colour));
+    }
+    if (s.state.size() != n) {
+      fail(v, "shape " + std::to_string(index) + ": expected " + std::to_string(n) +
+                  " cells (x*y*z = " + std::to_string(x) + "*" + std::to_string(y) + "*" +
+                  std::to_string(z) + "), found " + std::to_string(s.state.size()));
+    }
+    return s;
+  }
+
+  static Vec3 cell_at(const Shape& s, std::size_t k) {
+    const std::size_t sx = std::size_t(s.size.x), sy = std::size_t(s.size.y);
+    return {int(k % sx), int(k / sx % sy), int(k / (sx * sy))};
+  }
+
+  Loaded read(const LoadOptions& options) const {
+    pugi::xml_document doc;
+    const pugi::xml_parse_result res =
+        doc.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
+    if (!res) fail_at(res.offset, std::string("expected well-formed XML: ") + res.description());
+    const pugi::xml_node puzzle = doc.child("puzzle");
+    if (!puzzle) {
+      fail(doc.first_child(), "expected a BurrTools <puzzle> element, found " +
+                                  (doc.first_child() ? where(doc.first_child()) : "nothing"));
+    }
+    integer(puzzle, "version", 1, 2);
+    if (const pugi::xml_node grid = puzzle.child("gridType")) {
+      const long type = integer(grid, "type", 0, 1000, 0);
+      if (type != 0) {
+        const std::string name = type < 5 ? kGridNames[type] : "unknown";
+        fail(grid, "expected the cube grid (gridType 0), found gridType " + std::to_string(type) +
+                       " (" + name + "): cubex solves cube puzzles only");
+      }
+    }
+    int colours = 0;
+    for (pugi::xml_node c = puzzle.child("colors").child("color"); c; c = c.next_sibling("color"))
+      ++colours;
+
+    std::vector<Shape> shapes;
+    for (pugi::xml_node v = puzzle.child("shapes").child("voxel"); v; v = v.next_sibling("voxel"))
+      shapes.push_back(shape(v, shapes.size()));
+
+    std::vector<pugi::xml_node> problems;
+    Loaded out;
+    for (pugi::xml_node p = puzzle.child("problems").child("problem"); p;
+         p = p.next_sibling("problem")) {
+      problems.push_back(p);
+      std::string name = p.attribute("name").value();
+      out.problems.push_back(name.empty() ? "problem " + std::to_string(problems.size()) : name);
+    }
+    if (problems.empty()) {
+      fail(puzzle, "expected at least one <problem> in <problems>, found none");
+    }
+    // The problem: by 1-based index or by name.
+    std::size_t chosen = 0;
+    if (!options.problem.empty()) {
+      const std::string& want = options.problem;
+      std::size_t idx = 0;
+      const auto [ptr, ec] = std::from_chars(want.data(), want.data() + want.size(), idx);
+      std::optional<std::size_t> found;
+      if (ec == std::errc() && ptr == want.data() + want.size() && idx >= 1 && idx <= problems.size())
+        found = idx - 1;
+      for (std::size_t k = 0; k < problems.size() && !found; ++k)
+        if (out.problems[k] == want) found = k;
+      if (!found) {
+        std::string list;
+        for (std::size_t k = 0; k < problems.size(); ++k)
+          list += (k ? ", " : "") + std::to_string(k + 1) + " \"" + out.problems[k] + "\"";
+        throw InputError(file_, "expected --problem to name a problem of the file or give its "
+                                "number, found \"" + excerpt(want) + "\"; the file holds " + list);
+      }
+      chosen = *found;
+    }
+    out.chosen = chosen;
+    const pugi::xml_node prob = problems[chosen];
+    const std::string pname = "problem " + std::to_string(chosen + 1) + " \"" + out.problems[chosen] + "\"";
+
+    voxel::Model& m = out.model;
+    m.name = prob.attribute("name").value();
+    m.comment = puzzle.child("comment").child_value();
+    m.coloured = colours > 0;
+
+    // The result shape.
+    const pugi::xml_node result = prob.child("result");
+    if (!result) fail(prob, pname + ": expected a <result id=...> element, found none");
+    const long rid = integer(result, "id", 0, 1 << 30);
+    if (std::size_t(rid) >= shapes.size()) {
+      fail(result, pname + ": expected a result id from 0 to " + std::to_string(long(shapes.size()) - 1) +
+                       " (the file has " + std::to_string(shapes.size()) + " shapes), found " +
+                       std::to_string(rid));
+    }
+    const Shape& rs = shapes[std::size_t(rid)];
+    bool any_colour = false;
+    for (std::size_t k = 0; k < rs.state.size(); ++k) {
+      if (rs.state[k] == 0) continue;
+      m.cells.push_back(cell_at(rs, k));
+      m.optional.push_back(rs.state[k] == 2);
+      m.cell_colour.push_back(rs.colour[k]);
+      any_colour = any_colour || rs.colour[k];
+    }
+    if (!any_colour) m.cell_colour.clear();
+    if (m.cells.empty()) fail(rs.node, pname + ": expected a result shape with cells, found none");
+
+    // The pieces.
+    std::map<std::string, int> names;
+    bool groups = false;
+    const pugi::xml_node parts = prob.child("shapes");
+    for (pugi::xml_node sh = parts.child("shape"); sh; sh = sh.next_sibling("shape")) {
+      const long id = integer(sh, "id", 0, 1 << 30);
+      if (std::size_t(id) >= shapes.size()) {
+        fail(sh, pname + ": expected a shape id from 0 to " + std::to_string(long(shapes.size()) - 1) +
+                     " (the file has " + std::to_string(shapes.size()) + " shapes), found " +
+                     std::to_string(id));
+      }
+      voxel::Piece p;
+      if (sh.attribute("count")) {
+        p.count = int(integer(sh, "count", 0, 1000000));
+      } else if (sh.attribute("min") || sh.attribute("max")) {
+        p.min_count = int(integer(sh, "min", 0, 1000000));
+        p.count = int(integer(sh, "max", 0, 1000000));
+        if (p.min_count > p.count) {
+          fail(sh, pname + ": expected min <= max, found min " + std::to_string(p.min_count) +
+                       " > max " + std::to_string(p.count));
+        }
+      }
+      groups = groups || integer(sh, "group", 0, 1 << 30, 0) != 0 || sh.child("group");
+      if (p.count == 0) {
+        out.notes.push_back("shape " + std::to_string(id) + " is listed with count 0 and left out");
+        continue;
+      }
+      const Shape& s = shapes[std::size_t(id)];
+      bool coloured = false;
+      for (std::size_t k = 0; k < s.state.size(); ++k) {
+        if (s.state[k] == 0) continue;
+        if (s.state[k] == 2) {
+          fail(s.node, "shape " + std::to_string(id) + " (a piece of " + pname +
+                           "): expected only '#' and '_' in a piece, found a variable cell '+' at " +
+                           voxel::cell_text(cell_at(s, k)));
+        }
+        p.cells.push_back(cell_at(s, k));
+        p.colours.push_back(s.colour[k]);
+        coloured = coloured || s.colour[k];
+      }
+      if (!coloured) p.colours.clear();
+      if (p.cells.empty()) fail(s.node, "shape " + std::to_string(id) + " (a piece of " + pname +
+                                             "): expected at least one filled cell, found none");
+      std::string name = s.name.empty() ? "S" + std::to_string(id + 1) : s.name;
+      if (int& seen = names[name]; seen++ > 0) name += "_" + std::to_string(seen);
+      p.name = name;
+      m.pieces.push_back(std::move(p));
+    }
+    if (m.pieces.empty()) fail(prob, pname + ": expected at least one piece in <shapes>, found none");
+    for (pugi::xml_node pr = prob.child("bitmap").child("pair"); pr; pr = pr.next_sibling("pair")) {
+      m.colour_pairs.push_back({int(integer(pr, "piece", 0, 62)) + 1, int(integer(pr, "result", 0, 62)) + 1});
+    }
+    if (prob.attribute("maxHoles")) m.max_holes = int(integer(prob, "maxHoles", 0, 1000000));
+
+    try {
+      voxel::canonicalize(m);
+    } catch (const voxel::ModelError& e) {
+      fail(prob, pname + ": " + e.what());
+    }
+
+    // What the file says about itself.
+    if (problems.size() > 1) {
+      std::string others;
+      for (std::size_t k = 0; k < problems.size(); ++k) {
+        if (k == chosen) continue;
+        others += (others.empty() ? "" : ", ") + std::to_string(k + 1) + " \"" + out.problems[k] + "\"";
+      }
+      out.notes.push_back("BurrTools file with " + std::to_string(problems.size()) +
+                          " problems: solving " + pname + "; --problem NAME|INDEX for " + others);
+    }
+    if (groups) {
+      out.notes.push_back("piece groups (pieces that may stay together when taken apart) only "
+                          "matter to disassembly; cubex counts assemblies and ignores them");
+    }
+    const long state = integer(prob, "state", 0, 2, 0);
+    if (state != 0 && (prob.attribute("assemblies") || prob.attribute("solutions"))) {
+      Puzzle::RecordedCounts rc;
+      rc.source = state == 2 ? "BurrTools (search complete)" : "BurrTools (search unfinished)";
+      auto count = [&](const char* attr) -> std::optional<std::uint64_t> {
+        if (!prob.attribute(attr)) return std::nullopt;
+        return std::uint64_t(integer(prob, attr, 0, std::numeric_limits<long>::max()));
+      };
+      rc.assemblies = count("assemblies");
+      rc.solutions = count("solutions");
+      out.recorded = rc;
+    }
+    return out;
+  }
+
+ private:
+  std::string_view text_;
+  std::string file_;
+};
+
+// A voxel puzzle with what the file says about itself.
+class XmPuzzle final : public Puzzle {
+ public:
+  XmPuzzle(std::unique_ptr<Puzzle> inner, Loaded loaded)
+      : inner_(std::move(inner)), notes_(std::move(loaded.notes)), recorded_(loaded.recorded) {}
+  std::string kind() const override { return inner_->kind(); }
+  std::string name() const override { return inner_->name(); }
+  const Problem& problem() const override { return inner_->problem(); }
+  nlohmann::json solution_json(std::span<const OptionId> s) const override {
+    return inner_->solution_json(s);
+  }
+  std::string solution_text(std::span<const OptionId> s) const override {
+    return inner_->solution_text(s);
+  }
+  std::string coloured_solution_text(std::span<const OptionId> s) const override {
+    return inner_->coloured_solution_text(s);
+  }
+  std::string verify_solution(const nlohmann::json& s) const override {
+    return inner_->verify_solution(s);
+  }
+  CubeGroup symmetry_group(SymmetryMode mode) const override {
+    return inner_->symmetry_group(mode);
+  }
+  std::optional<render::Scene> scene(const nlohmann::json& s) const override {
+    return inner_->scene(s);
+  }
+  std::string option_label(OptionId o) const override { return inner_->option_label(o); }
+  std::vector<std::string> notes() const override { return notes_; }
+  std::optional<RecordedCounts> recorded_counts() const override { return recorded_; }
+
+ private:
+  std::unique_ptr<Puzzle> inner_;
+  std::vector<std::string> notes_;
+  std::optional<RecordedCounts> recorded_;
+};
+
+}  // namespace
+
+Loaded parse_xmpuzzle(std::string_view text, const std::string& file, const LoadOptions& options) {
+  return Reader(text, file).read(options);
+}
+
+Loaded read_xmpuzzle(const std::string& path, const LoadOptions& options) {
+  const std::string text = gunzip(read_file(path), path);
+  return parse_xmpuzzle(text, path, options);
+}
+
+std::unique_ptr<Puzzle> load_xmpuzzle(const std::string& path, const LoadOptions& options) {
+  Loaded loaded = read_xmpuzzle(path, options);
+  std::unique_ptr<Puzzle> inner = voxel::make_puzzle(loaded.model, path, false);
+  return std::make_unique<XmPuzzle>(std::move(inner), std::move(loaded));
+}
+
+voxel::Model load_xmpuzzle_model(const std::string& path, const LoadOptions& options) {
+  return read_xmpuzzle(path, options).model;
+}
+
+// ---- writing -------------------------------------------------------------------------------------
+
+namespace {
+
+std::string escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// One <voxel> over the bounding box of `cells` (moved so that it starts at 0).
+std::string voxel_xml(const std::vector<Vec3>& cells, const std::vector<std::uint8_t>& state,
+                      const std::vector<std::uint8_t>& colour, const std::string& name) {
+  Vec3 lo = cells.front(), hi = cells.front();
+  for (const Vec3& c : cells) {
+    lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+  }
+  const Vec3 size = hi - lo + Vec3{1, 1, 1};
+  std::vector<std::string> grid(std::size_t(size.x) * size.y * size.z, "_");
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Vec3 d = cells[k] - lo;
+    std::string cell = state[k] == 2 ? "+" : "#";
+    if (!colour.empty() && colour[k]) cell += std::to_string(colour[k]);
+    grid[(std::size_t(d.z) * size.y + d.y) * size.x + d.x] = cell;
+  }
+  std::string out = "  <voxel x=\"" + std::to_string(size.x) + "\" y=\"" + std::to_string(size.y) +
+                    "\" z=\"" + std::to_string(size.z) + "\" type=\"0\"";
+  if (!name.empty()) out += " name=\"" + escape(name) + "\"";
+  out += ">";
+  for (const std::string& c : grid) out += c;
+  return out + "</voxel>\n";
+}
+
+}  // namespace
+
+std::string to_xml(const voxel::Model& model, const std::string& path) {
+  if (model.mirror) {
+    for (const voxel::Piece& p : model.pieces) {
+      if (voxel::orientations(p.cells, p.colours, true).size() >
+          voxel::orientations(p.cells, p.colours, false).size()) {
+        throw InputError(path, "cannot write \"mirror\": true: BurrTools only turns pieces, and '" +
+                                   p.name + "' differs from its mirror image");
+      }
+    }
+  }
+  int colours = 0;
+  for (const voxel::Piece& p : model.pieces)
+    for (std::uint8_t c : p.colours) colours = std::max(colours, int(c));
+  for (std::uint8_t c : model.cell_colour) colours = std::max(colours, int(c));
+  for (const auto& [p, r] : model.colour_pairs) colours = std::max({colours, p, r});
+  if (model.coloured) colours = std::max(colours, 1);  // colours defined: the rules apply
+
+  std::string xml = "<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n <gridType type=\"0\"/>\n";
+  if (colours == 0) {
+    xml += " <colors/>\n";
+  } else {
+    xml += " <colors>\n";
+    for (int c = 0; c < colours; ++c) {
+      // Distinct, readable colours (a fixed rotation of hues).
+      const int r = (c * 97 + 200) % 256, g = (c * 53 + 60) % 256, b = (c * 151 + 120) % 256;
+      xml += "  <color red=\"" + std::to_string(r) + "\" green=\"" + std::to_string(g) +
+             "\" blue=\"" + std::to_string(b) + "\"/>\n";
+    }
+    xml += " </colors>\n";
+  }
+  xml += " <shapes>\n";
+  for (const voxel::Piece& p : model.pieces) {
+    xml += voxel_xml(p.cells, std::vector<std::uint8_t>(p.cells.size(), 1), p.colours, p.name);
+  }
+  std::vector<std::uint8_t> state;
+  for (std::uint8_t o : model.optional) state.push_back(o ? 2 : 1);
+  xml += voxel_xml(model.cells, state, model.cell_colour, "result");
+  xml += " </shapes>\n <problems>\n  <problem name=\"" + escape(model.name) + "\" state=\"0\"";
+  if (model.max_holes >= 0) xml += " maxHoles=\"" + std::to_string(model.max_holes) + "\"";
+  xml += ">\n   <shapes>\n";
+  for (std::size_t k = 0; k < model.pieces.size(); ++k) {
+    const voxel::Piece& p = model.pieces[k];
+    xml += "    <shape id=\"" + std::to_string(k) + "\"";
+    xml += p.ranged() ? " min=\"" + std::to_string(p.fewest()) + "\" max=\"" + std::to_string(p.count) + "\""
+                      : " count=\"" + std::to_string(p.count) + "\"";
+    xml += "/>\n";
+  }
+  xml += "   </shapes>\n   <result id=\"" + std::to_string(model.pieces.size()) + "\"/>\n";
+  if (model.colour_pairs.empty()) {
+    xml += "   <bitmap/>\n";
+  } else {
+    xml += "   <bitmap>\n";
+    for (const auto& [p, r] : model.colour_pairs)
+      xml += "    <pair piece=\"" + std::to_string(p - 1) + "\" result=\"" + std::to_string(r - 1) + "\"/>\n";
+    xml += "   </bitmap>\n";
+  }
+  xml += "  </problem>\n </problems>\n";
+  if (!model.comment.empty()) xml += " <comment>" + escape(model.comment) + "</comment>\n";
+  xml += "</puzzle>\n";
+  return xml;
+}
+
+std::string write_xmpuzzle(const voxel::Model& model, const std::string& path) {
+  return gzip(to_xml(model, path));
+}
+
+}  // namespace cubex::burrtools

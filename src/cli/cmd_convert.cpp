@@ -1,0 +1,112 @@
+// cubex convert PUZZLE OUT     (a voxel puzzle between .json, .txt and .xmpuzzle)
+// cubex compile FILE --dlx OUT [--symmetry none|rotations|auto] [--problem P]
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "cli.hpp"
+#include "cubex/error.hpp"
+#include "cubex/formats.hpp"
+#include "cubex/io/files.hpp"
+#include "cubex/io/knuth.hpp"
+#include "cubex/puzzle.hpp"
+#include "cubex/symmetry.hpp"
+#include "cubex/voxel/read.hpp"
+
+namespace po = boost::program_options;
+
+namespace cubex::cli {
+
+int cmd_convert(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "usage: cubex convert PUZZLE OUT [--problem NAME|INDEX]\n\n"
+      "Writes the voxel puzzle PUZZLE in the format of OUT's extension (" +
+      extension_list(true) +
+      "), e.g. a BurrTools file\nfrom the project's JSON or back. The counts stay the same. Formats:\n" +
+      formats_help() + "\noptions");
+  std::string in, out;
+  LoadOptions load;
+  // clang-format off
+  opts.add_options()
+    ("help,h", "show this help")
+    ("problem", po::value(&load.problem),
+     "BurrTools files: the problem to convert, by name or number (default the first)");
+  // clang-format on
+  po::options_description hidden;
+  hidden.add_options()("files", po::value<std::vector<std::string>>());
+  po::variables_map vm;
+  if (!parse_command(args, opts, hidden, "files", 2, vm)) return kExitOk;
+  const auto files = vm.count("files") ? vm["files"].as<std::vector<std::string>>()
+                                       : std::vector<std::string>{};
+  if (files.size() != 2) throw UsageError("expected PUZZLE and OUT");
+  in = files[0];
+  out = files[1];
+  voxel::Model model = load_model(in, load);
+  // Compile before writing: a model that cannot be solved (a piece that fits nowhere) is
+  // reported, not written.
+  const std::unique_ptr<Puzzle> puzzle = voxel::make_puzzle(model, in, false);
+  save_model(model, out);
+  std::cout << "wrote " << out << ": " << puzzle->name() << ", " << model.pieces.size()
+            << " kinds of piece, " << model.cells.size() << " cells\n";
+  return kExitOk;
+}
+
+int cmd_compile(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "usage: cubex compile FILE --dlx OUT [--symmetry none|rotations|auto] [--problem P]\n\n"
+      "Writes the exact-cover matrix of the puzzle in FILE in Knuth's format (for dlx1, dlx3 and\n"
+      "other solvers; `cubex solve OUT` reads it back). Each option line follows a comment line\n"
+      "naming its placement. With --symmetry auto or rotations (the default is auto), the matrix\n"
+      "is the one cubex searches when counting up to symmetry: one item's options cut to one per\n"
+      "class, so that every class of solutions is met; its solutions are not the unique count\n"
+      "(cubex keeps one per class afterwards), while --symmetry none gives all the solutions.\n\n"
+      "options");
+  std::string file, out, symmetry = "auto";
+  LoadOptions load;
+  // clang-format off
+  opts.add_options()
+    ("help,h", "show this help")
+    ("dlx", po::value(&out), "write the matrix to OUT")
+    ("symmetry", po::value(&symmetry), "none, rotations or auto (default auto)")
+    ("problem", po::value(&load.problem),
+     "BurrTools files: the problem, by name or number (default the first)");
+  // clang-format on
+  po::options_description hidden;
+  hidden.add_options()("file", po::value(&file));
+  po::variables_map vm;
+  if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
+  if (file.empty()) throw UsageError("expected a puzzle FILE");
+  if (out.empty()) throw UsageError("expected --dlx OUT");
+  const std::optional<SymmetryMode> mode = parse_symmetry_mode(symmetry);
+  if (!mode) throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
+
+  std::unique_ptr<Puzzle> puzzle = load_puzzle(file, load);
+  const Problem& pb = puzzle->problem();
+  const CubeGroup group = puzzle->symmetry_group(*mode);
+  std::vector<std::string> header = {"cubex compile " + file + " --symmetry " + symmetry + ": " +
+                                     puzzle->name() + " (" + puzzle->kind() + ")"};
+  std::string text, summary;
+  if (group.group.order() > 1) {
+    SymmetricSolver sym(pb, group.group);
+    const Problem& r = sym.restricted();
+    header.push_back("restricted by a symmetry group of order " +
+                     std::to_string(group.group.order()) + ": " +
+                     std::to_string(r.num_options()) + " of " + std::to_string(pb.num_options()) +
+                     " options" + (sym.anchored() ? "" : " (no anchor item: nothing cut)"));
+    text = to_knuth(r, header, [&](OptionId o) { return puzzle->option_label(sym.original_option(o)); });
+    summary = with_commas(r.num_items()) + " items, " + with_commas(r.num_options()) + " of " +
+              with_commas(pb.num_options()) + " options (symmetry group of order " +
+              std::to_string(group.group.order()) + ")";
+  } else {
+    text = to_knuth(pb, header, [&](OptionId o) { return puzzle->option_label(o); });
+    summary = with_commas(pb.num_items()) + " items, " + with_commas(pb.num_options()) + " options";
+  }
+  try {
+    write_file_atomic(out, text);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  std::cout << "wrote " << out << ": " << summary << "\n";
+  return kExitOk;
+}
+
+}  // namespace cubex::cli

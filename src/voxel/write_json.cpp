@@ -1,0 +1,73 @@
+// A voxel model as the project's JSON.
+#include "cubex/voxel/write.hpp"
+
+namespace cubex::voxel {
+namespace {
+
+using nlohmann::json;
+
+json cell(const Vec3& c) { return json::array({c.x, c.y, c.z}); }
+
+}  // namespace
+
+json to_json(const Model& model) {
+  json doc = json::object();
+  if (!model.name.empty()) doc["name"] = model.name;
+  doc["kind"] = "voxel";
+  if (!model.comment.empty()) doc["comment"] = model.comment;
+
+  // The container: a box when it is one.
+  Vec3 lo = model.cells.front(), hi = model.cells.front();
+  for (const Vec3& c : model.cells) {
+    lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+  }
+  const std::size_t box =
+      std::size_t(hi.x - lo.x + 1) * std::size_t(hi.y - lo.y + 1) * std::size_t(hi.z - lo.z + 1);
+  bool coloured_cells = false;
+  for (std::uint8_t c : model.cell_colour) coloured_cells = coloured_cells || c;
+  json container = json::object();
+  if (lo == Vec3{} && box == model.cells.size() && model.num_must_fill() == model.cells.size() &&
+      !coloured_cells) {
+    container["box"] = json::array({hi.x + 1, hi.y + 1, hi.z + 1});
+  } else {
+    json must = json::array(), optional = json::array(), colours = json::array();
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::size_t k = 0; k < model.cells.size(); ++k) {
+        if (model.optional[k] != pass) continue;
+        (pass ? optional : must).push_back(cell(model.cells[k]));
+        colours.push_back(model.cell_colour.empty() ? 0 : model.cell_colour[k]);
+      }
+    container["cells"] = must;
+    if (!optional.empty()) container["optional"] = optional;
+    if (coloured_cells) container["colours"] = colours;
+  }
+  doc["container"] = container;
+
+  json pieces = json::array();
+  for (const Piece& p : model.pieces) {
+    json j = json::object();
+    j["name"] = p.name;
+    json cells = json::array();
+    for (const Vec3& c : p.cells) cells.push_back(cell(c));
+    j["cells"] = cells;
+    if (p.ranged()) {
+      j["count"] = json::array({p.fewest(), p.count});
+    } else if (p.count != 1) {
+      j["count"] = p.count;
+    }
+    if (!p.colours.empty()) j["colours"] = p.colours;
+    pieces.push_back(j);
+  }
+  doc["pieces"] = pieces;
+  if (model.mirror) doc["mirror"] = true;
+  if (model.coloured) {
+    json pairs = json::array();
+    for (const auto& [p, r] : model.colour_pairs) pairs.push_back(json::array({p, r}));
+    doc["colour_pairs"] = pairs;
+  }
+  if (model.max_holes >= 0) doc["max_holes"] = model.max_holes;
+  return doc;
+}
+
+}  // namespace cubex::voxel
