@@ -40,7 +40,7 @@ voxel::Model load_json_model(const std::string& path, const LoadOptions&) {
 }
 
 std::string write_json_model(const voxel::Model& model, const std::string&) {
-  return voxel::to_json(model).dump(2) + "\n";
+  return voxel::to_json_text(model);
 }
 
 std::unique_ptr<Puzzle> load_dlx(const std::string& path, const LoadOptions&) {
@@ -110,11 +110,28 @@ std::string extension_list(bool writable_only) {
 }
 
 std::string formats_help() {
+  // "  .ext        help", the help wrapped at 78 columns under itself.
+  constexpr std::size_t kIndent = 14, kWidth = 78;
   std::string out;
   for (const PuzzleFormat& f : kFormats) {
-    std::string ext(f.extensions);
-    out += "  " + ext + std::string(ext.size() < 12 ? 12 - ext.size() : 1, ' ') +
-           std::string(f.help) + "\n";
+    std::string line = "  " + std::string(f.extensions);
+    line += std::string(line.size() < kIndent ? kIndent - line.size() : 1, ' ');
+    const std::string help(f.help);
+    std::size_t start = 0;
+    while (start < help.size()) {
+      std::size_t end = help.find(' ', start);
+      if (end == std::string::npos) end = help.size();
+      const std::string word = help.substr(start, end - start);
+      if (line.size() + word.size() + 1 > kWidth && line.size() > kIndent) {
+        out += line + "\n";
+        line = std::string(kIndent, ' ');
+      } else if (line.size() > kIndent) {
+        line += ' ';
+      }
+      line += word;
+      start = end + 1;
+    }
+    out += line + "\n";
   }
   return out;
 }

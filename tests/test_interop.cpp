@@ -424,7 +424,7 @@ std::vector<BadXm> bad_files() {
        "expected well-formed XML"},
       {"unknown_shape", replace(good, "<shape id=\"1\"", "<shape id=\"9\""), false,
        ":14:5: problem 1 \"square\": expected a shape id from 0 to 3"},
-      {"bad_voxel_char", replace(good, "##_#", "##x#"), false, ":6:51: shape 0: expected '_'"},
+      {"bad_voxel_char", replace(good, "##_#", "##x#"), false, ":6:48: shape 0: expected '_'"},
       {"short_voxel", replace(good, "##_#", "##_"), false, "expected 4 cells"},
       {"variable_piece", replace(good, "###<", "#+#<"), false, "variable cell"},
       {"min_above_max", replace(good, "count=\"3\" group", "min=\"3\" max=\"2\" group"), false,

@@ -21,7 +21,8 @@ int cmd_convert(const std::vector<std::string>& args) {
       "usage: cubex convert PUZZLE OUT [--problem NAME|INDEX]\n\n"
       "Writes the voxel puzzle PUZZLE in the format of OUT's extension (" +
       extension_list(true) +
-      "), e.g. a BurrTools file\nfrom the project's JSON or back. The counts stay the same. Formats:\n" +
+      "),\ne.g. a BurrTools file from the project's JSON or back. The counts stay the same.\n"
+      "Formats:\n" +
       formats_help() + "\noptions");
   std::string in, out;
   LoadOptions load;
@@ -45,8 +46,9 @@ int cmd_convert(const std::vector<std::string>& args) {
   // reported, not written.
   const std::unique_ptr<Puzzle> puzzle = voxel::make_puzzle(model, in, false);
   save_model(model, out);
-  std::cout << "wrote " << out << ": " << puzzle->name() << ", " << model.pieces.size()
-            << " kinds of piece, " << model.cells.size() << " cells\n";
+  std::cout << "wrote " << out << ": " << puzzle->name() << " (pieces: " << model.pieces.size()
+            << (model.pieces.size() == 1 ? " kind" : " kinds") << ", container: "
+            << model.cells.size() << " cells)\n";
   return kExitOk;
 }
 

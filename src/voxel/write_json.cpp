@@ -1,6 +1,8 @@
 // A voxel model as the project's JSON.
 #include "cubex/voxel/write.hpp"
 
+#include <algorithm>
+
 namespace cubex::voxel {
 namespace {
 
@@ -68,6 +70,59 @@ json to_json(const Model& model) {
   }
   if (model.max_holes >= 0) doc["max_holes"] = model.max_holes;
   return doc;
+}
+
+namespace {
+
+bool flat(const json& j) {  // numbers only, or arrays of numbers only
+  if (!j.is_array()) return false;
+  for (const json& e : j)
+    if (!e.is_number() && !(e.is_array() && flat(e) && e.size() <= 3)) return false;
+  return true;
+}
+
+void print(const json& j, int indent, std::string& out) {
+  const std::string pad(std::size_t(indent) * 2, ' '), inner(std::size_t(indent + 1) * 2, ' ');
+  if (j.is_object()) {
+    static const char* const order[] = {"name",   "kind",    "comment",      "container",
+                                        "box",    "cells",   "optional",     "layers",
+                                        "count",  "colours", "pieces",       "mirror",
+                                        "colour_pairs", "max_holes"};
+    std::vector<std::string> keys;
+    for (const char* k : order)
+      if (j.contains(k)) keys.push_back(k);
+    for (const auto& [k, v] : j.items())
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    out += "{\n";
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      out += inner + json(keys[i]).dump() + ": ";
+      print(j[keys[i]], indent + 1, out);
+      out += i + 1 < keys.size() ? ",\n" : "\n";
+    }
+    out += pad + "}";
+  } else if (j.is_array() && !flat(j)) {
+    out += "[\n";
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      out += inner;
+      print(j[i], indent + 1, out);
+      out += i + 1 < j.size() ? ",\n" : "\n";
+    }
+    out += pad + "]";
+  } else if (j.is_array()) {
+    out += "[";
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + j[i].dump();
+    out += "]";
+  } else {
+    out += j.dump();
+  }
+}
+
+}  // namespace
+
+std::string to_json_text(const Model& model) {
+  std::string out;
+  print(to_json(model), 0, out);
+  return out + "\n";
 }
 
 }  // namespace cubex::voxel

@@ -34,7 +34,7 @@ struct Piece {
   int count = 1;            // identical copies (with a range: the most that may be used)
   int min_count = -1;       // a range (BurrTools min/max): the fewest used; -1: all `count`
   // Colours (BurrTools): parallel to `cells`, 0 = neutral; empty = every cell neutral.
-  std::vector<std::uint8_t> colours;
+  std::vector<std::uint8_t> colours{};
 
   int fewest() const { return min_count < 0 ? count : min_count; }
   bool ranged() const { return fewest() != count; }

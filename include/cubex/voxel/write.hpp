@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cubex/voxel/model.hpp"
 
@@ -12,5 +13,8 @@ namespace cubex::voxel {
 // colours, else as "cells" (and "optional"). Ranges are "count": [min, max]; colours, colour
 // rules and the holes limit use the keys "colours", "colour_pairs" and "max_holes".
 nlohmann::json to_json(const Model& model);
+// to_json() as text for people: keys in the order of the format's description, every cell
+// [x, y, z] and every short list of numbers on one line.
+std::string to_json_text(const Model& model);
 
 }  // namespace cubex::voxel
