@@ -63,8 +63,7 @@ const PuzzleFormat kFormats[] = {
      "a voxel puzzle (polycube packing; \"kind\": \"voxel\" or none), or \"kind\": "
      "\"happy-cube\": Happy Cube plates drawn as rows, any structure",
      load_json_puzzle, load_json_model, write_json_model},
-    {".txt", "a wooden-cube puzzle: one piece per line, x y z x y z ...", load_txt,
-     load_txt_model},
+    {".txt", "a wooden-cube puzzle: one piece per line, x y z x y z ...", load_txt, load_txt_model},
 #ifdef CUBEX_WITH_BURRTOOLS
     {".xmpuzzle",
      "a BurrTools puzzle (cube grid; --problem NAME|INDEX picks one of several problems)",
@@ -87,7 +86,9 @@ bool has_extension(const PuzzleFormat& f, const std::string& ext) {
 
 }  // namespace
 
-std::span<const PuzzleFormat> puzzle_formats() { return kFormats; }
+std::span<const PuzzleFormat> puzzle_formats() {
+  return kFormats;
+}
 
 std::string extension_list(bool writable_only) {
   std::vector<std::string> all;
@@ -140,8 +141,8 @@ const PuzzleFormat& format_of(const std::string& path) {
   const std::string ext = lower_extension(path);
   for (const PuzzleFormat& f : kFormats)
     if (has_extension(f, ext)) return f;
-  throw InputError(path, "expected a puzzle file ending in " + extension_list() + ", found '" +
-                             ext + "'");
+  throw InputError(
+      path, "expected a puzzle file ending in " + extension_list() + ", found '" + ext + "'");
 }
 
 std::unique_ptr<Puzzle> load_puzzle(const std::string& path, const LoadOptions& options) {

@@ -18,7 +18,7 @@ namespace cubex {
 
 struct PuzzleFormat {
   std::string_view extensions;  // ".dlx .xc": one or more, blank-separated, lower case
-  std::string_view help;       // one line for --help
+  std::string_view help;        // one line for --help
   std::unique_ptr<Puzzle> (*load)(const std::string& path, const LoadOptions& options);
   // Voxel formats: the model alone (nullptr where the format holds no voxel model).
   voxel::Model (*load_model)(const std::string& path, const LoadOptions& options) = nullptr;

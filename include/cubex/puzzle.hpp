@@ -63,7 +63,7 @@ class Puzzle {
   // Counts the file records itself (BurrTools saves its assemblies and solutions); nullopt
   // when it records none.
   struct RecordedCounts {
-    std::string source;                     // "BurrTools"
+    std::string source;                       // "BurrTools"
     std::optional<std::uint64_t> assemblies;  // up to symmetry, as cubex's "unique"
     std::optional<std::uint64_t> solutions;   // assemblies that can also be taken apart
   };

@@ -16,7 +16,8 @@
 
 namespace cubex::burrtools {
 
-// ---- gzip ----------------------------------------------------------------------------------------
+// ---- gzip
+// ----------------------------------------------------------------------------------------
 
 std::string gunzip(std::string_view data, const std::string& file) {
   if (data.size() < 2 || static_cast<unsigned char>(data[0]) != 0x1f ||
@@ -24,7 +25,8 @@ std::string gunzip(std::string_view data, const std::string& file) {
     return std::string(data);  // plain XML, as BurrTools also accepts
   }
   z_stream zs{};
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib: inflateInit2 failed");
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+    throw std::runtime_error("zlib: inflateInit2 failed");
   std::string out;
   char buf[1 << 16];
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
@@ -82,7 +84,8 @@ std::string gzip(std::string_view text) {
   return out;
 }
 
-// ---- reading -------------------------------------------------------------------------------------
+// ---- reading
+// -------------------------------------------------------------------------------------
 
 namespace {
 
@@ -121,7 +124,9 @@ class Reader {
     fail_at(at, message);
   }
 
-  static std::string where(const pugi::xml_node& node) { return "<" + std::string(node.name()) + ">"; }
+  static std::string where(const pugi::xml_node& node) {
+    return "<" + std::string(node.name()) + ">";
+  }
 
   // An integer attribute in [lo, hi]; `fallback` when absent (or an error when it is required).
   long integer(const pugi::xml_node& node, const char* attr, long lo, long hi,
@@ -136,8 +141,8 @@ class Reader {
     const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
     if (ec != std::errc() || ptr != v.data() + v.size() || n < lo || n > hi) {
       fail(node, where(node) + ": expected " + attr + " to be an integer from " +
-                     std::to_string(lo) + " to " + std::to_string(hi) + ", found \"" +
-                     excerpt(v) + "\"");
+                     std::to_string(lo) + " to " + std::to_string(hi) + ", found \"" + excerpt(v) +
+                     "\"");
     }
     return n;
   }
@@ -153,7 +158,8 @@ class Reader {
   Shape shape(const pugi::xml_node& v, std::size_t index) const {
     Shape s;
     s.node = v;
-    const long x = integer(v, "x", 1, 1000), y = integer(v, "y", 1, 1000), z = integer(v, "z", 1, 1000);
+    const long x = integer(v, "x", 1, 1000), y = integer(v, "y", 1, 1000),
+               z = integer(v, "z", 1, 1000);
     if (x * y * z > 1000000)
       fail(v, "<voxel> (shape " + std::to_string(index) + "): expected at most 1000000 cells");
     s.size = {int(x), int(y), int(z)};
@@ -168,24 +174,26 @@ class Reader {
       const char ch = t[i];
       const std::uint8_t st = ch == '_' ? 0 : ch == '#' ? 1 : ch == '+' ? 2 : 3;
       if (st == 3) {
-        fail_at(base + std::ptrdiff_t(i),
-                "shape " + std::to_string(index) + ": expected '_', '#' or '+' (and colour digits) "
-                "in the voxel string, found '" + excerpt(t.substr(i, 1)) + "'");
+        fail_at(base + std::ptrdiff_t(i), "shape " + std::to_string(index) +
+                                              ": expected '_', '#' or '+' (and colour digits) "
+                                              "in the voxel string, found '" +
+                                              excerpt(t.substr(i, 1)) + "'");
       }
       ++i;
       int colour = 0;
       const std::size_t digits = i;
-      while (i < t.size() && t[i] >= '0' && t[i] <= '9' && i - digits < 3) colour = colour * 10 + (t[i++] - '0');
+      while (i < t.size() && t[i] >= '0' && t[i] <= '9' && i - digits < 3)
+        colour = colour * 10 + (t[i++] - '0');
       if (colour > 63) {
-        fail_at(base + std::ptrdiff_t(digits),
-                "shape " + std::to_string(index) + ": expected a colour from 0 to 63, found " +
-                    std::to_string(colour));
+        fail_at(base + std::ptrdiff_t(digits), "shape " + std::to_string(index) +
+                                                   ": expected a colour from 0 to 63, found " +
+                                                   std::to_string(colour));
       }
       if (s.state.size() == n) {
-        fail_at(base + std::ptrdiff_t(i - 1), "shape " + std::to_string(index) + ": expected " +
-                                                  std::to_string(n) + " cells (x*y*z = " +
-                                                  std::to_string(x) + "*" + std::to_string(y) +
-                                                  "*" + std::to_string(z) + "), found more");
+        fail_at(base + std::ptrdiff_t(i - 1),
+                "shape " + std::to_string(index) + ": expected " + std::to_string(n) +
+                    " cells (x*y*z = " + std::to_string(x) + "*" + std::to_string(y) + "*" +
+                    std::to_string(z) + "), found more");
       }
       s.state.push_back(st);
       s.colour.push_back(std::uint8_t(colour));
@@ -248,7 +256,8 @@ class Reader {
       std::size_t idx = 0;
       const auto [ptr, ec] = std::from_chars(want.data(), want.data() + want.size(), idx);
       std::optional<std::size_t> found;
-      if (ec == std::errc() && ptr == want.data() + want.size() && idx >= 1 && idx <= problems.size())
+      if (ec == std::errc() && ptr == want.data() + want.size() && idx >= 1 &&
+          idx <= problems.size())
         found = idx - 1;
       for (std::size_t k = 0; k < problems.size() && !found; ++k)
         if (out.problems[k] == want) found = k;
@@ -256,14 +265,17 @@ class Reader {
         std::string list;
         for (std::size_t k = 0; k < problems.size(); ++k)
           list += (k ? ", " : "") + std::to_string(k + 1) + " \"" + out.problems[k] + "\"";
-        throw InputError(file_, "expected --problem to name a problem of the file or give its "
-                                "number, found \"" + excerpt(want) + "\"; the file holds " + list);
+        throw InputError(file_,
+                         "expected --problem to name a problem of the file or give its "
+                         "number, found \"" +
+                             excerpt(want) + "\"; the file holds " + list);
       }
       chosen = *found;
     }
     out.chosen = chosen;
     const pugi::xml_node prob = problems[chosen];
-    const std::string pname = "problem " + std::to_string(chosen + 1) + " \"" + out.problems[chosen] + "\"";
+    const std::string pname =
+        "problem " + std::to_string(chosen + 1) + " \"" + out.problems[chosen] + "\"";
 
     voxel::Model& m = out.model;
     m.name = prob.attribute("name").value();
@@ -275,9 +287,9 @@ class Reader {
     if (!result) fail(prob, pname + ": expected a <result id=...> element, found none");
     const long rid = integer(result, "id", 0, 1 << 30);
     if (std::size_t(rid) >= shapes.size()) {
-      fail(result, pname + ": expected a result id from 0 to " + std::to_string(long(shapes.size()) - 1) +
-                       " (the file has " + std::to_string(shapes.size()) + " shapes), found " +
-                       std::to_string(rid));
+      fail(result, pname + ": expected a result id from 0 to " +
+                       std::to_string(long(shapes.size()) - 1) + " (the file has " +
+                       std::to_string(shapes.size()) + " shapes), found " + std::to_string(rid));
     }
     const Shape& rs = shapes[std::size_t(rid)];
     bool any_colour = false;
@@ -298,9 +310,9 @@ class Reader {
     for (pugi::xml_node sh = parts.child("shape"); sh; sh = sh.next_sibling("shape")) {
       const long id = integer(sh, "id", 0, 1 << 30);
       if (std::size_t(id) >= shapes.size()) {
-        fail(sh, pname + ": expected a shape id from 0 to " + std::to_string(long(shapes.size()) - 1) +
-                     " (the file has " + std::to_string(shapes.size()) + " shapes), found " +
-                     std::to_string(id));
+        fail(sh, pname + ": expected a shape id from 0 to " +
+                     std::to_string(long(shapes.size()) - 1) + " (the file has " +
+                     std::to_string(shapes.size()) + " shapes), found " + std::to_string(id));
       }
       voxel::Piece p;
       if (sh.attribute("count")) {
@@ -323,25 +335,29 @@ class Reader {
       for (std::size_t k = 0; k < s.state.size(); ++k) {
         if (s.state[k] == 0) continue;
         if (s.state[k] == 2) {
-          fail(s.node, "shape " + std::to_string(id) + " (a piece of " + pname +
-                           "): expected only '#' and '_' in a piece, found a variable cell '+' at " +
-                           voxel::cell_text(cell_at(s, k)));
+          fail(s.node,
+               "shape " + std::to_string(id) + " (a piece of " + pname +
+                   "): expected only '#' and '_' in a piece, found a variable cell '+' at " +
+                   voxel::cell_text(cell_at(s, k)));
         }
         p.cells.push_back(cell_at(s, k));
         p.colours.push_back(s.colour[k]);
         coloured = coloured || s.colour[k];
       }
       if (!coloured) p.colours.clear();
-      if (p.cells.empty()) fail(s.node, "shape " + std::to_string(id) + " (a piece of " + pname +
-                                             "): expected at least one filled cell, found none");
+      if (p.cells.empty())
+        fail(s.node, "shape " + std::to_string(id) + " (a piece of " + pname +
+                         "): expected at least one filled cell, found none");
       std::string name = s.name.empty() ? "S" + std::to_string(id + 1) : s.name;
       if (int& seen = names[name]; seen++ > 0) name += "_" + std::to_string(seen);
       p.name = name;
       m.pieces.push_back(std::move(p));
     }
-    if (m.pieces.empty()) fail(prob, pname + ": expected at least one piece in <shapes>, found none");
+    if (m.pieces.empty())
+      fail(prob, pname + ": expected at least one piece in <shapes>, found none");
     for (pugi::xml_node pr = prob.child("bitmap").child("pair"); pr; pr = pr.next_sibling("pair")) {
-      m.colour_pairs.push_back({int(integer(pr, "piece", 0, 62)) + 1, int(integer(pr, "result", 0, 62)) + 1});
+      m.colour_pairs.push_back(
+          {int(integer(pr, "piece", 0, 62)) + 1, int(integer(pr, "result", 0, 62)) + 1});
     }
     if (prob.attribute("maxHoles")) m.max_holes = int(integer(prob, "maxHoles", 0, 1000000));
 
@@ -356,14 +372,16 @@ class Reader {
       std::string others;
       for (std::size_t k = 0; k < problems.size(); ++k) {
         if (k == chosen) continue;
-        others += (others.empty() ? "" : ", ") + std::to_string(k + 1) + " \"" + out.problems[k] + "\"";
+        others +=
+            (others.empty() ? "" : ", ") + std::to_string(k + 1) + " \"" + out.problems[k] + "\"";
       }
       out.notes.push_back("BurrTools file with " + std::to_string(problems.size()) +
                           " problems: solving " + pname + "; --problem NAME|INDEX for " + others);
     }
     if (groups) {
-      out.notes.push_back("piece groups (pieces that may stay together when taken apart) only "
-                          "matter to disassembly; cubex counts assemblies and ignores them");
+      out.notes.push_back(
+          "piece groups (pieces that may stay together when taken apart) only "
+          "matter to disassembly; cubex counts assemblies and ignores them");
     }
     const long state = integer(prob, "state", 0, 2, 0);
     if (state != 0 && (prob.attribute("assemblies") || prob.attribute("solutions"))) {
@@ -442,7 +460,8 @@ voxel::Model load_xmpuzzle_model(const std::string& path, const LoadOptions& opt
   return read_xmpuzzle(path, options).model;
 }
 
-// ---- writing -------------------------------------------------------------------------------------
+// ---- writing
+// -------------------------------------------------------------------------------------
 
 namespace {
 
@@ -450,11 +469,20 @@ std::string escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -529,7 +557,8 @@ std::string to_xml(const voxel::Model& model, const std::string& path) {
   for (std::size_t k = 0; k < model.pieces.size(); ++k) {
     const voxel::Piece& p = model.pieces[k];
     xml += "    <shape id=\"" + std::to_string(k) + "\"";
-    xml += p.ranged() ? " min=\"" + std::to_string(p.fewest()) + "\" max=\"" + std::to_string(p.count) + "\""
+    xml += p.ranged() ? " min=\"" + std::to_string(p.fewest()) + "\" max=\"" +
+                            std::to_string(p.count) + "\""
                       : " count=\"" + std::to_string(p.count) + "\"";
     xml += "/>\n";
   }
@@ -539,7 +568,8 @@ std::string to_xml(const voxel::Model& model, const std::string& path) {
   } else {
     xml += "   <bitmap>\n";
     for (const auto& [p, r] : model.colour_pairs)
-      xml += "    <pair piece=\"" + std::to_string(p - 1) + "\" result=\"" + std::to_string(r - 1) + "\"/>\n";
+      xml += "    <pair piece=\"" + std::to_string(p - 1) + "\" result=\"" + std::to_string(r - 1) +
+             "\"/>\n";
     xml += "   </bitmap>\n";
   }
   xml += "  </problem>\n </problems>\n";

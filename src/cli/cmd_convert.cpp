@@ -36,8 +36,8 @@ int cmd_convert(const std::vector<std::string>& args) {
   hidden.add_options()("files", po::value<std::vector<std::string>>());
   po::variables_map vm;
   if (!parse_command(args, opts, hidden, "files", 2, vm)) return kExitOk;
-  const auto files = vm.count("files") ? vm["files"].as<std::vector<std::string>>()
-                                       : std::vector<std::string>{};
+  const auto files =
+      vm.count("files") ? vm["files"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (files.size() != 2) throw UsageError("expected PUZZLE and OUT");
   in = files[0];
   out = files[1];
@@ -47,8 +47,8 @@ int cmd_convert(const std::vector<std::string>& args) {
   const std::unique_ptr<Puzzle> puzzle = voxel::make_puzzle(model, in, false);
   save_model(model, out);
   std::cout << "wrote " << out << ": " << puzzle->name() << " (pieces: " << model.pieces.size()
-            << (model.pieces.size() == 1 ? " kind" : " kinds") << ", container: "
-            << model.cells.size() << " cells)\n";
+            << (model.pieces.size() == 1 ? " kind" : " kinds")
+            << ", container: " << model.cells.size() << " cells)\n";
   return kExitOk;
 }
 
@@ -79,7 +79,8 @@ int cmd_compile(const std::vector<std::string>& args) {
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   if (out.empty()) throw UsageError("expected --dlx OUT");
   const std::optional<SymmetryMode> mode = parse_symmetry_mode(symmetry);
-  if (!mode) throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
+  if (!mode)
+    throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
 
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file, load);
   const Problem& pb = puzzle->problem();
@@ -91,10 +92,11 @@ int cmd_compile(const std::vector<std::string>& args) {
     SymmetricSolver sym(pb, group.group);
     const Problem& r = sym.restricted();
     header.push_back("restricted by a symmetry group of order " +
-                     std::to_string(group.group.order()) + ": " +
-                     std::to_string(r.num_options()) + " of " + std::to_string(pb.num_options()) +
-                     " options" + (sym.anchored() ? "" : " (no anchor item: nothing cut)"));
-    text = to_knuth(r, header, [&](OptionId o) { return puzzle->option_label(sym.original_option(o)); });
+                     std::to_string(group.group.order()) + ": " + std::to_string(r.num_options()) +
+                     " of " + std::to_string(pb.num_options()) + " options" +
+                     (sym.anchored() ? "" : " (no anchor item: nothing cut)"));
+    text = to_knuth(r, header,
+                    [&](OptionId o) { return puzzle->option_label(sym.original_option(o)); });
     summary = with_commas(r.num_items()) + " items, " + with_commas(r.num_options()) + " of " +
               with_commas(pb.num_options()) + " options (symmetry group of order " +
               std::to_string(group.group.order()) + ")";

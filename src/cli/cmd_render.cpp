@@ -73,8 +73,9 @@ int cmd_render(const std::vector<std::string>& args) {
   if (!stl_dir.empty() && !(stl.gap > 0 && stl.gap < stl.unit))
     throw UsageError("expected --gap greater than 0 and less than --unit");
   if (stl.bevel != 0) {
-    throw UsageError("--bevel is not implemented yet: the pieces have sharp edges (only --bevel 0; "
-                     "see docs/interop.md)");
+    throw UsageError(
+        "--bevel is not implemented yet: the pieces have sharp edges (only --bevel 0; "
+        "see docs/interop.md)");
   }
   if (k == 0) throw UsageError("--solution counts from 1, found 0");
   if (limit == 0) throw UsageError("--limit must be at least 1");

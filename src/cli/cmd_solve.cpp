@@ -129,7 +129,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (const auto rec = puzzle->recorded_counts()) {
     std::cout << "recorded by " << rec->source << ":";
     if (rec->assemblies) std::cout << " assemblies " << with_commas(*rec->assemblies);
-    if (rec->solutions) std::cout << (rec->assemblies ? "," : "") << " solutions " << with_commas(*rec->solutions);
+    if (rec->solutions)
+      std::cout << (rec->assemblies ? "," : "") << " solutions " << with_commas(*rec->solutions);
     std::cout << "\n  (BurrTools counts assemblies up to rotation and mirror images, as cubex's "
                  "\"unique\" with --symmetry auto; its \"solutions\" are the assemblies that can "
                  "also be taken apart, which cubex does not check)\n";

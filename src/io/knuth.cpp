@@ -198,7 +198,9 @@ KnuthFile read_knuth_file(const std::string& path) {
   return parse_knuth(read_file(path), path);
 }
 
-std::string to_knuth(const Problem& problem) { return to_knuth(problem, {}, nullptr); }
+std::string to_knuth(const Problem& problem) {
+  return to_knuth(problem, {}, nullptr);
+}
 
 std::string to_knuth(const Problem& problem, const std::vector<std::string>& header,
                      const std::function<std::string(OptionId)>& comment) {

@@ -38,7 +38,8 @@ std::vector<Triangle> cells_mesh(std::span<const Vec3> cells, const StlOptions& 
     hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
   }
   const double r = opt.gap / 2;
-  const Axis ax[3] = {{lo.x, hi.x, opt.unit, r}, {lo.y, hi.y, opt.unit, r}, {lo.z, hi.z, opt.unit, r}};
+  const Axis ax[3] = {
+      {lo.x, hi.x, opt.unit, r}, {lo.y, hi.y, opt.unit, r}, {lo.z, hi.z, opt.unit, r}};
   const Vec3 dim{hi.x - lo.x + 1, hi.y - lo.y + 1, hi.z - lo.z + 1};
   std::vector<std::uint8_t> in(std::size_t(dim.x) * dim.y * dim.z, 0);
   auto cell_index = [&](int x, int y, int z) {

@@ -85,7 +85,9 @@ void canonicalize(Model& model) {
   }
   model.cells = std::move(cells);
   model.optional = std::move(optional);
-  model.cell_colour = cell_colours ? std::move(colour) : std::vector<std::uint8_t>{};
+  const bool any_colour =
+      std::any_of(colour.begin(), colour.end(), [](std::uint8_t c) { return c; });
+  model.cell_colour = cell_colours && any_colour ? std::move(colour) : std::vector<std::uint8_t>{};
   if (model.pieces.empty()) throw ModelError("pieces", -1, "expected at least one piece");
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     Piece& piece = model.pieces[p];
@@ -191,8 +193,7 @@ Compiled compile(const Model& model) {
                          " cells of pieces");
   }
   std::size_t optional_cells = model.cells.size() - must;
-  const bool count_holes =
-      model.max_holes >= 0 && std::size_t(model.max_holes) < optional_cells;
+  const bool count_holes = model.max_holes >= 0 && std::size_t(model.max_holes) < optional_cells;
 
   // Grid over the container's bounding box: index of each cell, or -1.
   Vec3 lo = model.cells.front(), hi = model.cells.front();
@@ -242,7 +243,8 @@ Compiled compile(const Model& model) {
   implied = implied && model.cells.size() == model.pieces[0].cells.size() *
                                                  static_cast<std::size_t>(model.pieces[0].count);
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
-    const auto lo = std::uint32_t(model.pieces[p].fewest()), hi = std::uint32_t(model.pieces[p].count);
+    const auto lo = std::uint32_t(model.pieces[p].fewest()),
+               hi = std::uint32_t(model.pieces[p].count);
     out.piece_item.push_back(implied ? kNoItem : out.problem.add_primary(piece_names[p], lo, hi));
   }
   if (count_holes) {
@@ -270,8 +272,9 @@ Compiled compile(const Model& model) {
   std::map<std::pair<Vec3, int>, ItemId> colour_item;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     const Piece& piece = model.pieces[p];
-    orients[p] = orientations(piece.cells, model.coloured ? std::span<const std::uint8_t>(piece.colours)
-                                                          : std::span<const std::uint8_t>(),
+    orients[p] = orientations(piece.cells,
+                              model.coloured ? std::span<const std::uint8_t>(piece.colours)
+                                             : std::span<const std::uint8_t>(),
                               model.mirror);
     for (std::size_t a = 0; a < orients[p].size() && !marked[p]; ++a)
       for (std::size_t b = a + 1; b < orients[p].size(); ++b)

@@ -102,7 +102,8 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
       s.push_back({m * piece.cells[i],
                    model.coloured && !piece.colours.empty() ? piece.colours[i] : std::uint8_t(0)});
     Vec3 lo = s[0].first;
-    for (const auto& [c, col] : s) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    for (const auto& [c, col] : s)
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
     for (auto& [c, col] : s) c = c - lo;
     std::sort(s.begin(), s.end());
     return s;

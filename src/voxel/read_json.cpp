@@ -77,9 +77,9 @@ class Reader {
   }
 
   // A list of distinct cells; `seen` maps cells already read (by another list) to their path.
-  std::vector<Vec3> cells(const json& j, const std::string& path,
-                          std::map<Vec3, std::string>& seen) const {
-    if (!j.is_array() || j.empty())
+  std::vector<Vec3> cells(const json& j, const std::string& path, std::map<Vec3, std::string>& seen,
+                          bool may_be_empty = false) const {
+    if (!j.is_array() || (j.empty() && !may_be_empty))
       fail(path, "expected a non-empty array of cells, found " + found(j));
     if (j.size() > std::size_t(kMaxCells)) fail(path, "expected at most 1000000 cells");
     std::vector<Vec3> out;
@@ -155,7 +155,8 @@ class Reader {
       m.optional.assign(m.cells.size(), 0);
     } else if (j.contains("cells")) {
       std::map<Vec3, std::string> seen;
-      m.cells = cells(j["cells"], join(path, "cells"), seen);
+      // Only optional cells: "cells": [] beside a non-empty "optional".
+      m.cells = cells(j["cells"], join(path, "cells"), seen, j.contains("optional"));
       m.optional.assign(m.cells.size(), 0);
       if (j.contains("optional")) {
         for (const Vec3& c : cells(j["optional"], join(path, "optional"), seen)) {

@@ -99,10 +99,11 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
     }
   if (model.max_holes >= 0) {
     int holes = 0;
-    for (std::size_t k = 0; k < model.cells.size(); ++k) holes += model.optional[k] && covered_by[k] < 0;
+    for (std::size_t k = 0; k < model.cells.size(); ++k)
+      holes += model.optional[k] && covered_by[k] < 0;
     if (holes > model.max_holes) {
-      return "expected at most " + std::to_string(model.max_holes) + " optional cells left empty, found " +
-             std::to_string(holes);
+      return "expected at most " + std::to_string(model.max_holes) +
+             " optional cells left empty, found " + std::to_string(holes);
     }
   }
   return "";

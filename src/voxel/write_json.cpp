@@ -8,7 +8,9 @@ namespace {
 
 using nlohmann::json;
 
-json cell(const Vec3& c) { return json::array({c.x, c.y, c.z}); }
+json cell(const Vec3& c) {
+  return json::array({c.x, c.y, c.z});
+}
 
 }  // namespace
 
@@ -84,10 +86,9 @@ bool flat(const json& j) {  // numbers only, or arrays of numbers only
 void print(const json& j, int indent, std::string& out) {
   const std::string pad(std::size_t(indent) * 2, ' '), inner(std::size_t(indent + 1) * 2, ' ');
   if (j.is_object()) {
-    static const char* const order[] = {"name",   "kind",    "comment",      "container",
-                                        "box",    "cells",   "optional",     "layers",
-                                        "count",  "colours", "pieces",       "mirror",
-                                        "colour_pairs", "max_holes"};
+    static const char* const order[] = {
+        "name",   "kind",  "comment", "container", "box",    "cells",        "optional",
+        "layers", "count", "colours", "pieces",    "mirror", "colour_pairs", "max_holes"};
     std::vector<std::string> keys;
     for (const char* k : order)
       if (j.contains(k)) keys.push_back(k);

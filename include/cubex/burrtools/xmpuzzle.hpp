@@ -28,11 +28,11 @@ std::string gzip(std::string_view text);
 
 // One problem of a file, read.
 struct Loaded {
-  voxel::Model model;                                  // canonical
-  std::vector<std::string> notes;                      // for Puzzle::notes()
-  std::optional<Puzzle::RecordedCounts> recorded;      // the counts the file saved
-  std::vector<std::string> problems;                   // the names of all problems in the file
-  std::size_t chosen = 0;                              // index of the problem read
+  voxel::Model model;                              // canonical
+  std::vector<std::string> notes;                  // for Puzzle::notes()
+  std::optional<Puzzle::RecordedCounts> recorded;  // the counts the file saved
+  std::vector<std::string> problems;               // the names of all problems in the file
+  std::size_t chosen = 0;                          // index of the problem read
 };
 
 // Parses the (decompressed) XML `text` of `file`; `options.problem` picks the problem by name or

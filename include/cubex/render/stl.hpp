@@ -26,7 +26,7 @@ struct StlOptions {
 };
 
 struct Triangle {
-  std::array<double, 3> normal;          // unit, outward
+  std::array<double, 3> normal;            // unit, outward
   std::array<std::array<double, 3>, 3> v;  // counter-clockwise seen from outside
 };
 
