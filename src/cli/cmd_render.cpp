@@ -67,7 +67,7 @@ int cmd_render(const std::vector<std::string>& args) {
   if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   if (svg_out.empty() && html_out.empty() && stl_dir.empty())
-    throw UsageError("expected --svg OUT.svg, --html OUT.html or --stl DIR");
+    throw UsageError("expected --svg OUT.svg or --html OUT.html (or --stl DIR)");
   if (!stl_dir.empty() && !(stl.unit > 0 && stl.unit <= 1000))
     throw UsageError("expected --unit between 0 and 1000 mm");
   if (!stl_dir.empty() && !(stl.gap > 0 && stl.gap < stl.unit))
