@@ -14,7 +14,9 @@ namespace {
 using cubex::test::run_cubex;
 using cubex::test::slurp;
 
-std::string source(const std::string& rel) { return std::string(CUBEX_SOURCE_DIR) + "/" + rel; }
+std::string source(const std::string& rel) {
+  return std::string(CUBEX_SOURCE_DIR) + "/" + rel;
+}
 
 // The long options (--name) that a help text mentions.
 std::set<std::string> long_options(const std::string& help) {
@@ -31,8 +33,10 @@ std::set<std::string> long_options(const std::string& help) {
 std::string roff(const std::string& s) {
   std::string r;
   for (char c : s) {
-    if (c == '-') r += "\\-";
-    else r += c;
+    if (c == '-')
+      r += "\\-";
+    else
+      r += c;
   }
   return r;
 }

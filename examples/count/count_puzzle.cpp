@@ -14,8 +14,8 @@ int main(int argc, char** argv) {
                                   puzzle->symmetry_group(cubex::SymmetryMode::kAuto).group);
     cubex::SymmetryStats s = solver.count();
     std::printf("%s: %llu solutions, %llu up to %zu symmetries\n", puzzle->name().c_str(),
-                static_cast<unsigned long long>(s.total),
-                static_cast<unsigned long long>(s.unique), s.group_order);
+                static_cast<unsigned long long>(s.total), static_cast<unsigned long long>(s.unique),
+                s.group_order);
   } catch (const std::exception& e) {
     return std::fprintf(stderr, "count_puzzle: %s\n", e.what()), 2;
   }

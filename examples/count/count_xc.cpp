@@ -11,8 +11,7 @@ int main(int argc, char** argv) {
     cubex::KnuthFile file = cubex::read_knuth_file(argv[1]);
     cubex::Solver solver(file.problem);
     cubex::SolveStats stats = solver.count();
-    std::printf("%s: %llu solutions\n", argv[1],
-                static_cast<unsigned long long>(stats.solutions));
+    std::printf("%s: %llu solutions\n", argv[1], static_cast<unsigned long long>(stats.solutions));
   } catch (const std::exception& e) {
     return std::fprintf(stderr, "count_xc: %s\n", e.what()), 2;
   }
