@@ -24,7 +24,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n"
       "                   [--symmetry none|rotations|auto]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n"
-      "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
+      "  .dlx, .xc   Knuth's exact-cover format (see docs/formats.md)\n"
       "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
       "  .json       a voxel puzzle (polycube packing; \"kind\": \"voxel\" or none), or\n"
       "              \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n"
