@@ -366,22 +366,26 @@ TEST(Job, LimitedRunResumesToTheFullCount) {
 TEST(Job, ThrowingVisitorEndsTheRunCleanly) {
   const Problem& p = xc("soma.dlx");
   for (Backend b : backends_for(p)) {
-    SearchJob job(p, nullptr, b);
-    cubex::JobState saved;
-    JobOptions opt;
-    opt.threads = 3;
-    opt.on_checkpoint = [&](const cubex::JobState& s) { saved = s; };
-    std::atomic<int> n{0};
-    auto each = [&](std::span<const OptionId>, std::uint64_t) -> bool {
-      if (++n == 300) throw std::runtime_error("visitor failed");
-      return true;
-    };
-    cubex::ClassVisitor v(each);
-    EXPECT_THROW(job.run(opt, &v), std::runtime_error);
-    EXPECT_FALSE(saved.complete());
-    JobOptions rest;
-    rest.resume = &saved;
-    EXPECT_EQ(job.run(rest).counts.total, 11520u) << name_of(b);
+    for (bool ordered : {false, true}) {
+      SearchJob job(p, nullptr, b);
+      cubex::JobState saved;
+      JobOptions opt;
+      opt.threads = 3;
+      opt.ordered = ordered;
+      opt.order_buffer = 16;
+      opt.on_checkpoint = [&](const cubex::JobState& s) { saved = s; };
+      std::atomic<int> n{0};
+      auto each = [&](std::span<const OptionId>, std::uint64_t) -> bool {
+        if (++n == 300) throw std::runtime_error("visitor failed");
+        return true;
+      };
+      cubex::ClassVisitor v(each);
+      EXPECT_THROW(job.run(opt, &v), std::runtime_error);
+      EXPECT_FALSE(saved.complete());
+      JobOptions rest;
+      rest.resume = &saved;
+      EXPECT_EQ(job.run(rest).counts.total, 11520u) << name_of(b);
+    }
 
     cubex::Solver s(p, b);
     int k = 0;

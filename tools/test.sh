@@ -8,10 +8,12 @@
 #      -DCUBEX_SANITIZE=ON): any memory error, undefined behaviour or leak fails it. It is built
 #      by clang together with the libFuzzer targets (-DCUBEX_FUZZ=ON), so the library is
 #      compiled once for both;
-#   3. the fuzzers, FUZZ_SECONDS (8) each, about a minute in all (tools/fuzz.sh).
+#   3. the fuzzers, FUZZ_SECONDS (8) each, about a minute in all (tools/fuzz.sh);
+#   4. the parallel tests (the search job, the CLI's threads, checkpoints, shards and merge) under
+#      ThreadSanitizer (build-tsan/, clang, -DCUBEX_TSAN=ON): any data race fails it.
 # CUBEX_SHARED_DIR, when set, names the shared data folder (default: ../shared/data).
 #
-#   tools/test.sh           all three
+#   tools/test.sh           all four
 #   tools/test.sh --quick   the Release suite and the package check only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +61,11 @@ expect "Soma cube: 11520 solutions, 240 up to 48 symmetries" \
 expect "puzzles/dlx/soma.dlx: 11520 solutions" build/examples-count/count_xc puzzles/dlx/soma.dlx
 expect "puzzles/dlx/knuth-example.dlx: 1 solutions" \
   build/examples-count/count_xc puzzles/dlx/knuth-example.dlx
+rm -f build/examples-count/soma.ck
+expect "11520 solutions, 240 up to symmetry" \
+  build/examples-count/job_checkpoint puzzles/voxel/soma.json build/examples-count/soma.ck
+expect "11520 solutions, 240 up to symmetry" \
+  build/examples-count/job_checkpoint puzzles/voxel/soma.json build/examples-count/soma.ck
 test -x build/stage/bin/cubex && test -f build/stage/share/man/man1/cubex.1 \
   && test -f build/stage/share/doc/cubex/LICENSE || { echo "test.sh: install incomplete" >&2; exit 1; }
 ((quick)) && exit 0
@@ -74,4 +81,12 @@ ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1 \
 
 step "fuzzers"
 FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-8}" JOBS="$jobs" tools/fuzz.sh
+
+step "ThreadSanitizer build (clang) and the parallel tests"
+CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCUBEX_TSAN=ON \
+  -DCUBEX_BENCH=OFF "${shared[@]}" >/dev/null
+cmake --build build-tsan -j "$jobs" --target cubex cubex_tests
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build-tsan --output-on-failure --no-tests=error -j "$jobs" \
+  -R '^(Job\.(Ordered|StopAndResume|Limit|Throwing|Foreign|Degenerate)|SearchCli\.(ThreadCounts|Shards|Tampered|LimitIs|ShardCheckpoints|SolutionsCome))'
 step "all passed"

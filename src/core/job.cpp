@@ -512,7 +512,14 @@ void JobRunner::worker(unsigned k) {
       c.unique = c.total = c.symmetric = 0;  // counted per solution in on_solution
       me.counts += c;
       me.done_weight = done_weight;
-      if (w.slot == slots_.begin()) advance_front();
+      if (w.slot == slots_.begin()) {
+        try {  // the visitor runs here for the solutions that waited
+          advance_front();
+        } catch (...) {
+          if (!error_) error_ = std::current_exception();
+          halt(false);
+        }
+      }
     }
     cv_.notify_all();
   }

@@ -31,6 +31,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cubex/core/problem.hpp"
