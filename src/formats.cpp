@@ -57,7 +57,7 @@ std::unique_ptr<Puzzle> load_hcq(const std::string& path, const LoadOptions&) {
 }
 
 const PuzzleFormat kFormats[] = {
-    {".dlx .xc", "Knuth's exact-cover format (see docs)", load_dlx},
+    {".dlx .xc", "Knuth's exact-cover format (see docs/formats.md)", load_dlx},
     {".hcq", "Happy Cube tiles (six plates folded into a cube)", load_hcq},
     {".json",
      "a voxel puzzle (polycube packing; \"kind\": \"voxel\" or none), or \"kind\": "

@@ -7,8 +7,10 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/formats.hpp"
+#include "cubex/error.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/symmetry.hpp"
@@ -24,7 +26,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "                   [--symmetry none|rotations|auto] [--problem NAME|INDEX]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n" +
       formats_help() + "\noptions");
-  std::string file, json_out, symmetry = "auto";
+  std::string file, json_out, symmetry;
   LoadOptions load;
   std::uint64_t limit = 0, max_nodes = limits().max_nodes;
   SearchOptions search;
@@ -36,7 +38,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     ("all", "print every solution (and put them in --json)")
     ("limit", po::value(&limit), "stop after N solutions")
     ("json", po::value(&json_out), "write counts, solutions and statistics to OUT as JSON")
-    ("symmetry", po::value(&symmetry),
+    ("symmetry", po::value(&symmetry)->default_value("auto"),
      "auto (default): also count solutions up to the puzzle's symmetry (rotations, and "
      "reflections where the pieces allow), listing one solution per class; rotations: "
      "rotations only; none: every solution counted and listed")
@@ -55,7 +57,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   const int modes = static_cast<int>(vm.count("count") + vm.count("first") + vm.count("all"));
   if (modes > 1) throw UsageError("choose one of --count, --first and --all");
-  const std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
+  std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
   if (!sym_mode) {
     throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
   }
@@ -65,6 +67,19 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool colour = print && stdout_wants_colour();
 
   set_max_nodes(max_nodes);
+  load_resume(search);  // --resume: the checkpoint decides the symmetry mode and backend
+  if (search.saved) {
+    const CheckpointRun& r = search.saved_run;
+    if (!vm["symmetry"].defaulted() && symmetry != r.symmetry) {
+      throw UsageError("--symmetry " + symmetry + " differs from the checkpoint's '" + r.symmetry +
+                       "' (leave it out: --resume takes it from the checkpoint)");
+    }
+    symmetry = r.symmetry;
+    sym_mode = parse_symmetry_mode(symmetry);
+    if (!sym_mode)
+      throw InputError(search.resume, "run.symmetry", "expected none, rotations or auto");
+    if (vm.count("backend") == 0) search.backend = r.backend;
+  }
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file, load);
   const Problem& pb = puzzle->problem();
   for (const std::string& note : puzzle->notes()) std::cout << "note: " << note << "\n";
@@ -97,13 +112,13 @@ int cmd_solve(const std::vector<std::string>& args) {
     }
     return true;
   };
-  OrbitVisitor visitor(show);
-  const SearchOutcome run =
-      run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
-  const SolveStats& st = run.st;
-  const Tally& sy = run.tally;
+  ClassVisitor visitor(show);
+  const SearchOutcome run = run_search(pb, file, keep ? &visitor : nullptr, limits, search,
+                                       sym ? &*sym : nullptr, symmetry);
+  const JobResult& st = run.job;
+  const JobCounts& sy = run.job.counts;
   const std::size_t kernel = sym ? sym->kernel() : 1;
-  const bool interrupted = g_stop.load();
+  const bool interrupted = st.stopped;
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
@@ -137,8 +152,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
-                st.seconds > 0 ? st.nodes / st.seconds / 1e6 : 0.0);
-  std::cout << "nodes: " << with_commas(st.nodes) << ", updates: " << with_commas(st.updates)
+                st.seconds > 0 ? sy.nodes / st.seconds / 1e6 : 0.0);
+  std::cout << "nodes: " << with_commas(sy.nodes) << ", updates: " << with_commas(sy.updates)
             << ", " << rate << "\n";
 
   if (!json_out.empty()) {
@@ -162,9 +177,8 @@ int cmd_solve(const std::vector<std::string>& args) {
     }
     if (!puzzle->notes().empty()) j["notes"] = puzzle->notes();
     j["solutions"] = std::move(solutions);
-    j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
-                  {"seconds", st.seconds},      {"complete", st.complete},
-                  {"interrupted", interrupted}, {"threads", run.threads}};
+    j["stats"] = {{"nodes", sy.nodes},       {"updates", sy.updates},      {"seconds", st.seconds},
+                  {"complete", st.complete}, {"interrupted", interrupted}, {"threads", st.threads}};
     j["search"] = run.json;
     write_json(json_out, j);
   }
