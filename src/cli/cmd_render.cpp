@@ -43,6 +43,7 @@ int cmd_render(const std::vector<std::string>& args) {
       "          assembly.stl with every piece in its place; millimetres, --gap MM apart\n\n"
       "options");
   std::string file, svg_out, html_out, from, stl_dir;
+  LoadOptions load;
   render::StlOptions stl;
   std::uint64_t k = 1, limit = 100;
   // clang-format off
@@ -54,6 +55,8 @@ int cmd_render(const std::vector<std::string>& args) {
     ("from", po::value(&from), "read the solutions from SOLUTIONS.json instead of solving")
     ("limit", po::value(&limit), "the viewer shows at most N solutions (default 100)")
     ("stl", po::value(&stl_dir), "write solution K as STL files into the folder DIR")
+    ("problem", po::value(&load.problem),
+     "BurrTools files: the problem, by name or number (default the first)")
     ("unit", po::value(&stl.unit), "STL: the edge of a cell in mm (default 10)")
     ("gap", po::value(&stl.gap),
      "STL: the space between two pieces that touch, in mm (default 0.2; more than 0); each "
@@ -80,7 +83,7 @@ int cmd_render(const std::vector<std::string>& args) {
   if (k == 0) throw UsageError("--solution counts from 1, found 0");
   if (limit == 0) throw UsageError("--limit must be at least 1");
 
-  std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
+  std::unique_ptr<Puzzle> puzzle = load_puzzle(file, load);
   // The solutions to draw: K for the picture, up to max(K, limit) for the viewer.
   const std::uint64_t want = html_out.empty() ? k : std::max(k, limit);
   std::vector<nlohmann::json> sols;
