@@ -22,6 +22,9 @@
 #include "cubex/limits.hpp"
 #include "cubex/pocket/cube.hpp"
 #include "cubex/voxel/read.hpp"
+#ifdef CUBEX_WITH_BURRTOOLS
+#include "cubex/burrtools/xmpuzzle.hpp"
+#endif
 
 namespace cubex::fuzz {
 
@@ -138,6 +141,33 @@ inline void pocket_facelets(std::string_view text) {
   });
 }
 
+// BurrTools `.xmpuzzle` (gzip or plain XML), compiled as `cubex solve FILE.xmpuzzle` does. An
+// accepted problem written back with to_xml reads as the same pieces and container. Without
+// CUBEX_BURRTOOLS the target does nothing.
+inline void xmpuzzle(std::string_view bytes) {
+#ifdef CUBEX_WITH_BURRTOOLS
+  clean([&] {
+    const std::string text = burrtools::gunzip(bytes, "fuzz.xmpuzzle");
+    const burrtools::Loaded a = burrtools::parse_xmpuzzle(text, "fuzz.xmpuzzle", {});
+    const auto puzzle = voxel::make_puzzle(a.model, "fuzz.xmpuzzle", false);
+    const burrtools::Loaded b =
+        burrtools::parse_xmpuzzle(burrtools::to_xml(a.model, "again.xmpuzzle"), "again.xmpuzzle", {});
+    require(normalize(b.model.cells) == normalize(a.model.cells) &&
+                b.model.num_must_fill() == a.model.num_must_fill(),
+            "to_xml keeps the container");
+    require(b.model.pieces.size() == a.model.pieces.size(), "to_xml keeps the pieces");
+    for (std::size_t k = 0; k < a.model.pieces.size(); ++k) {
+      const voxel::Piece &p = a.model.pieces[k], &q = b.model.pieces[k];
+      require(p.cells == q.cells && p.count == q.count && p.fewest() == q.fewest() &&
+                  p.colours == q.colours,
+              "to_xml keeps each piece");
+    }
+  });
+#else
+  (void)bytes;
+#endif
+}
+
 // The targets by name (the fuzz program is fuzz_NAME, its corpus tests/fuzz/corpus/fuzz_NAME).
 inline constexpr std::pair<const char*, void (*)(std::string_view)> kTargets[] = {
     {"knuth", knuth},
@@ -147,6 +177,7 @@ inline constexpr std::pair<const char*, void (*)(std::string_view)> kTargets[] =
     {"happycube_json", happycube_json},
     {"pocket_scramble", pocket_scramble},
     {"pocket_facelets", pocket_facelets},
+    {"xmpuzzle", xmpuzzle},
 };
 
 }  // namespace cubex::fuzz
