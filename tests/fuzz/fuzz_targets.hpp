@@ -150,8 +150,8 @@ inline void xmpuzzle(std::string_view bytes) {
     const std::string text = burrtools::gunzip(bytes, "fuzz.xmpuzzle");
     const burrtools::Loaded a = burrtools::parse_xmpuzzle(text, "fuzz.xmpuzzle", {});
     const auto puzzle = voxel::make_puzzle(a.model, "fuzz.xmpuzzle", false);
-    const burrtools::Loaded b =
-        burrtools::parse_xmpuzzle(burrtools::to_xml(a.model, "again.xmpuzzle"), "again.xmpuzzle", {});
+    const burrtools::Loaded b = burrtools::parse_xmpuzzle(
+        burrtools::to_xml(a.model, "again.xmpuzzle"), "again.xmpuzzle", {});
     require(normalize(b.model.cells) == normalize(a.model.cells) &&
                 b.model.num_must_fill() == a.model.num_must_fill(),
             "to_xml keeps the container");
