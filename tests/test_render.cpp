@@ -5,6 +5,9 @@
 // golden pictures in tests/golden/ (look at them before committing).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -13,6 +16,7 @@
 #include <set>
 
 #include "cubex/core/solver.hpp"
+#include "cubex/happycube/model.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/colour.hpp"
 #include "test_util.hpp"
@@ -474,3 +478,300 @@ TEST(RenderHtml, ViewerDrawsAndStepsInHeadlessChromium) {
 }
 
 }  // namespace
+
+// ---- issue 21: what a person sees ----------------------------------------------------------
+
+namespace more {
+
+// CIEDE2000 colour difference (Sharma, Wu and Dalal's formulation), written here apart from the
+// library's colour code: the palette's claim is checked by an independent computation.
+std::array<double, 3> to_lab(const cubex::render::Rgb& c) {
+  auto lin = [](double v) {
+    v /= 255;
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  const double r = lin(c.r), g = lin(c.g), b = lin(c.b);
+  const double xyz[3] = {(0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047,
+                         0.2126729 * r + 0.7151522 * g + 0.0721750 * b,
+                         (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883};
+  double f[3];
+  for (int i = 0; i < 3; ++i) {
+    const double e = 216.0 / 24389, k = 24389.0 / 27;
+    f[i] = xyz[i] > e ? std::cbrt(xyz[i]) : (k * xyz[i] + 16) / 116;
+  }
+  return {116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])};
+}
+
+double ciede2000(const cubex::render::Rgb& x, const cubex::render::Rgb& y) {
+  constexpr double kPi = 3.14159265358979323846;
+  auto rad = [&](double d) { return d * kPi / 180; };
+  const auto [l1, a1, b1] = to_lab(x);
+  const auto [l2, a2, b2] = to_lab(y);
+  const double cbar = (std::hypot(a1, b1) + std::hypot(a2, b2)) / 2;
+  const double c7 = std::pow(cbar, 7);
+  const double g = 0.5 * (1 - std::sqrt(c7 / (c7 + std::pow(25.0, 7))));
+  const double a1p = (1 + g) * a1, a2p = (1 + g) * a2;
+  const double c1p = std::hypot(a1p, b1), c2p = std::hypot(a2p, b2);
+  auto hue = [&](double b, double a) {
+    if (a == 0 && b == 0) return 0.0;
+    double h = std::atan2(b, a) * 180 / kPi;
+    return h < 0 ? h + 360 : h;
+  };
+  const double h1p = hue(b1, a1p), h2p = hue(b2, a2p);
+  const double dl = l2 - l1, dc = c2p - c1p;
+  double dh = 0;
+  if (c1p * c2p != 0) {
+    dh = h2p - h1p;
+    if (dh > 180) dh -= 360;
+    if (dh < -180) dh += 360;
+  }
+  const double dhh = 2 * std::sqrt(c1p * c2p) * std::sin(rad(dh / 2));
+  const double lbar = (l1 + l2) / 2, cbarp = (c1p + c2p) / 2;
+  double hbar = h1p + h2p;
+  if (c1p * c2p != 0) {
+    if (std::abs(h1p - h2p) <= 180) {
+      hbar /= 2;
+    } else {
+      hbar = hbar < 360 ? (hbar + 360) / 2 : (hbar - 360) / 2;
+    }
+  }
+  const double t = 1 - 0.17 * std::cos(rad(hbar - 30)) + 0.24 * std::cos(rad(2 * hbar)) +
+                   0.32 * std::cos(rad(3 * hbar + 6)) - 0.20 * std::cos(rad(4 * hbar - 63));
+  const double dtheta = 30 * std::exp(-std::pow((hbar - 275) / 25, 2));
+  const double c7p = std::pow(cbarp, 7);
+  const double rc = 2 * std::sqrt(c7p / (c7p + std::pow(25.0, 7)));
+  const double sl =
+      1 + 0.015 * (lbar - 50) * (lbar - 50) / std::sqrt(20 + (lbar - 50) * (lbar - 50));
+  const double sc = 1 + 0.045 * cbarp, sh = 1 + 0.015 * cbarp * t;
+  const double rt = -std::sin(rad(2 * dtheta)) * rc;
+  return std::sqrt((dl / sl) * (dl / sl) + (dc / sc) * (dc / sc) + (dhh / sh) * (dhh / sh) +
+                   rt * (dc / sc) * (dhh / sh));
+}
+
+}  // namespace more
+
+TEST(RenderColour, Ciede2000MatchesPublishedPairs) {
+  // Sharma, Wu and Dalal's test data are in L*a*b*; here a few sRGB pairs with known values
+  // checked against the formula in Lab: identical colours 0, black and white 100.
+  EXPECT_NEAR(more::ciede2000({10, 20, 30}, {10, 20, 30}), 0.0, 1e-9);
+  EXPECT_NEAR(more::ciede2000({0, 0, 0}, {255, 255, 255}), 100.0, 0.01);
+  // Symmetric, and a just-noticeable step is small.
+  EXPECT_NEAR(more::ciede2000({230, 25, 75}, {60, 180, 75}),
+              more::ciede2000({60, 180, 75}, {230, 25, 75}), 1e-9);
+  EXPECT_LT(more::ciede2000({128, 128, 128}, {129, 128, 128}), 1.0);
+}
+
+TEST(RenderColour, ShippedPuzzlesHaveFarApartColours) {
+  // Every pair of pieces in a picture of each shipped puzzle (Bedlam's 13, the Y pentacubes' 25)
+  // differs by at least 17 in CIEDE2000 (about 2.3 is a just-noticeable difference); the 20
+  // colours before issue 21 had a pink and a lavender 15 apart among Bedlam's first 13. And the
+  // whole palette of 30 keeps 17 between any two.
+  const auto pal = cubex::render::palette();
+  ASSERT_GE(pal.size(), 30u);
+  double all = 1e9;
+  for (std::size_t a = 0; a < 30; ++a)
+    for (std::size_t b = a + 1; b < 30; ++b) all = std::min(all, more::ciede2000(pal[a], pal[b]));
+  EXPECT_GE(all, 17.0);
+
+  struct Case {
+    const char* puzzle;
+    std::size_t pieces;
+    double at_least;
+  };
+  for (const Case& c :
+       {Case{"puzzles/voxel/soma.json", 7, 30}, Case{"puzzles/voxel/bedlam.json", 13, 25},
+        Case{"puzzles/voxel/l-tricubes.json", 9, 25},
+        Case{"puzzles/voxel/pentominoes-6x10.json", 12, 25},
+        Case{"puzzles/voxel/slothouber-graatsma.json", 9, 25},
+        Case{"puzzles/voxel/wooden-cube-6.txt", 6, 30},
+        Case{"puzzles/voxel/wooden-cube-7.json", 7, 30}, Case{"puzzles/voxel/conway.json", 18, 20},
+        Case{"puzzles/voxel/y-pentacubes.json", 25, 17},
+        Case{"puzzles/happycube/HC_BQ_03.hcq", 6, 30},
+        Case{"puzzles/happycube/rubens_box_2x1x1.json", 10, 25}}) {
+    SCOPED_TRACE(c.puzzle);
+    const auto puzzle = cubex::load_puzzle(source_file(c.puzzle));
+    cubex::Solver solver(puzzle->problem());
+    const auto sol = solver.first();
+    ASSERT_TRUE(sol);
+    const auto scene = puzzle->scene(puzzle->solution_json(*sol));
+    ASSERT_TRUE(scene);
+    ASSERT_EQ(scene->pieces.size(), c.pieces);
+    double least = 1e9;
+    for (std::size_t a = 0; a < scene->pieces.size(); ++a)
+      for (std::size_t b = a + 1; b < scene->pieces.size(); ++b)
+        least = std::min(least, more::ciede2000(scene->pieces[a].colour, scene->pieces[b].colour));
+    EXPECT_GE(least, c.at_least);
+  }
+}
+
+// The orbit sizes the viewer page shows ("stands for 24 solutions").
+std::vector<std::uint64_t> orbits_of(const json& data) {
+  std::vector<std::uint64_t> out;
+  for (const json& s : data["solutions"]) {
+    const std::string note = s.value("note", "");
+    std::string digits;
+    for (char ch : note)
+      if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
+    out.push_back(digits.empty() ? 1 : std::stoull(digits));
+  }
+  return out;
+}
+
+// The cells of a viewer solution, as a set of (piece-independent) sorted cell lists.
+std::set<std::vector<std::vector<int>>> pieces_of(const json& sol) {
+  std::set<std::vector<std::vector<int>>> out;
+  for (const json& p : sol["pieces"]) {
+    const std::vector<int> c = p["cells"];
+    std::vector<std::vector<int>> cells;
+    for (std::size_t i = 0; i < c.size(); i += 3) cells.push_back({c[i], c[i + 1], c[i + 2]});
+    std::sort(cells.begin(), cells.end());
+    out.insert(cells);
+  }
+  return out;
+}
+
+TEST(RenderCli, OneSolutionPerSymmetryClassByDefault) {
+  TempDir tmp;
+  const std::string out = tmp / "v.html";
+  for (const char* file : {"puzzles/happycube/HC_BQ_03.hcq", "puzzles/voxel/l-tricubes.json"}) {
+    SCOPED_TRACE(file);
+    // Every solution, and the count up to symmetry from `cubex solve`.
+    auto r = run_cubex("render '" + source_file(file) +
+                       "' --symmetry none --limit 100000 --html '" + out + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const json every = viewer_data(slurp(out));
+    const std::size_t total = every["solutions"].size();
+    std::set<std::set<std::vector<std::vector<int>>>> all;
+    for (const json& s : every["solutions"]) all.insert(pieces_of(s));
+    ASSERT_EQ(all.size(), total);
+    r = run_cubex("solve '" + source_file(file) + "' --json '" + (tmp / "s.json") + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const json solved = json::parse(slurp(tmp / "s.json"));
+    ASSERT_EQ(solved["counts"]["total"], total);
+
+    r = run_cubex("render '" + source_file(file) + "' --limit 100000 --html '" + out + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const json classes = viewer_data(slurp(out));
+    const std::size_t unique = solved["counts"]["unique"];
+    ASSERT_EQ(classes["solutions"].size(), unique);
+    ASSERT_LT(unique, total);
+    EXPECT_EQ(r.output, "wrote " + out + ": all " + std::to_string(unique) +
+                            " solutions up to symmetry (" + std::to_string(total) + " in all)\n");
+    // Each shown solution is one of all the solutions, and their classes add up to all.
+    std::uint64_t sum = 0;
+    for (std::uint64_t n : orbits_of(classes)) sum += n;
+    EXPECT_EQ(sum, total);
+    for (const json& s : classes["solutions"]) EXPECT_TRUE(all.count(pieces_of(s)));
+  }
+  // The SVG caption says what a solution stands for.
+  const auto r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") +
+                           "' --solution 2 --svg '" + (tmp / "s.svg") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output,
+            "wrote " + (tmp / "s.svg") + ": solution 2 up to symmetry (stands for 48 solutions)\n");
+  // --symmetry with --from, or an unknown mode: exit 2.
+  for (const std::string args : {"--symmetry sideways --svg x.svg",
+                                 "--from '" + source_file("tests/golden/soma_solutions.json") +
+                                     "' --symmetry none --svg x.svg"}) {
+    const auto bad = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' " + args);
+    EXPECT_EQ(bad.status, 2) << bad.output;
+  }
+}
+
+TEST(RenderSvg, TurnedOverAtFullSizeAndBoundariesHeavierThanSeams) {
+  if (!have("python3")) GTEST_SKIP() << "python3 is not installed";
+  for (const Golden& g : goldens()) {
+    SCOPED_TRACE(g.svg);
+    const json s = svg_structure(source_file(std::string("tests/golden/") + g.svg));
+    for (const std::string& v : g.views) {
+      if (v == "pieces") continue;
+      const json& l = s["lines"][v];
+      EXPECT_GE(l["boundary"].get<double>(), 3 * l["seam"].get<double>()) << v;
+    }
+    if (s["lines"].contains("turned-over")) {
+      EXPECT_EQ(s["lines"]["turned-over"]["extent"], s["lines"]["assembled"]["extent"]);
+    }
+  }
+}
+
+TEST(RenderHappyCube, EveryCubeIsACrossThatFoldsIntoThePlatesInPlace) {
+  namespace hc = cubex::happycube;
+  for (const char* file :
+       {"puzzles/happycube/HC_BQ_03.hcq", "puzzles/happycube/rubens_box_2x1x1.json"}) {
+    SCOPED_TRACE(file);
+    const auto puzzle = cubex::load_puzzle(source_file(file));
+    cubex::Solver solver(puzzle->problem());
+    const auto sol = solver.first();
+    ASSERT_TRUE(sol);
+    const auto sc = puzzle->scene(puzzle->solution_json(*sol));
+    ASSERT_TRUE(sc);
+    const int n = sc->net_size, l = n - 1;
+    const std::size_t cubes = sc->net_groups.size();
+    // The unit cube's six faces with their places in the cross (1, 2, 5, 6 down the middle
+    // column, 3 left of 2, 4 right of 2).
+    const auto unit = hc::make_faces(n, {{0, 0, 0}});
+    const std::map<std::pair<int, int>, int> place = {{{0, 1}, 0}, {{1, 1}, 1}, {{1, 0}, 2},
+                                                      {{1, 2}, 3}, {{2, 1}, 4}, {{3, 1}, 5}};
+    // Folding each cross (a plate's cells at the unit face of its block, moved to its cube)
+    // gives back exactly the points the plate covers in the 3-D scene; every block of every
+    // cross is a plate or a gap, once.
+    std::map<std::pair<int, std::pair<int, int>>, int> used;
+    for (const cubex::render::NetPlate& plate : sc->net) {
+      ASSERT_LT(std::size_t(plate.group), cubes);
+      ++used[{plate.group, {plate.row, plate.col}}];
+      const int f = place.at({plate.row, plate.col});
+      Vec3 cube{0, 0, 0};  // the caption names the cube: "cube (x,y,z)"
+      if (cubes > 1) {
+        const std::string& cap = sc->net_groups[std::size_t(plate.group)];
+        ASSERT_EQ(std::sscanf(cap.c_str(), "cube (%d,%d,%d)", &cube.x, &cube.y, &cube.z), 3) << cap;
+      } else {
+        EXPECT_EQ(plate.label, std::to_string(f + 1) + ": part " + sc->pieces[plate.piece].name);
+      }
+      std::vector<Vec3> folded;
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c)
+          if (plate.grid[std::size_t(r * n + c)])
+            folded.push_back(unit[std::size_t(f)].point(r, c, n) +
+                             Vec3{cube.x * l, cube.y * l, cube.z * l});
+      std::sort(folded.begin(), folded.end());
+      EXPECT_EQ(folded, sc->pieces[plate.piece].cells) << plate.label;
+    }
+    for (const cubex::render::NetGap& g : sc->net_gaps) ++used[{g.group, {g.row, g.col}}];
+    EXPECT_EQ(used.size(), 6 * cubes);
+    for (const auto& [at, k] : used) EXPECT_EQ(k, 1);
+    if (cubes == 1) {
+      EXPECT_TRUE(sc->net_gaps.empty());
+    } else {
+      EXPECT_EQ(sc->net_gaps.size(), 2u);  // the two cubes join at one face
+      EXPECT_EQ(sc->net_gaps[0].label, "joins (1,0,0)");
+    }
+  }
+}
+
+TEST(RenderHappyCube, TerminalNetWithLongNamesHasAKey) {
+  const auto puzzle = cubex::load_puzzle(source_file("puzzles/happycube/rubens_box_2x1x1.json"));
+  cubex::Solver solver(puzzle->problem());
+  const auto sol = solver.first();
+  ASSERT_TRUE(sol);
+  const std::string text = puzzle->solution_text(*sol);
+  const json j = puzzle->solution_json(*sol);
+  // One letter per plate with a key ("a = part A/1"), each letter on as many cells as its plate
+  // has filled cells; no '#'.
+  const std::size_t key = text.find("key: a = part ");
+  ASSERT_NE(key, std::string::npos) << text;
+  const std::string drawing = text.substr(text.find('\n', key) + 1);
+  EXPECT_EQ(drawing.find('#'), std::string::npos) << text;
+  EXPECT_NE(drawing.find("cube (0,0,0)"), std::string::npos) << text;
+  EXPECT_NE(drawing.find("cube (1,0,0)"), std::string::npos) << text;
+  ASSERT_EQ(j["placements"].size(), 10u);
+  for (std::size_t k = 0; k < 10; ++k) {
+    const char mark = char('a' + k);
+    const std::string piece = j["placements"][k]["piece"];
+    EXPECT_NE(text.find(std::string(1, mark) + " = part " + piece), std::string::npos) << piece;
+    const std::size_t cells = j["placements"][k]["cells"].size();
+    std::size_t marks = 0;
+    for (std::size_t i = drawing.find('\n') + 1; i < drawing.size(); ++i)
+      marks += drawing[i] == mark;
+    EXPECT_EQ(marks, cells) << piece << "\n" << text;
+  }
+}
