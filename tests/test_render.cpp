@@ -360,8 +360,8 @@ TEST(RenderCli, BadInputExits2AndWritesNothing) {
            {"'" + soma + "' --from '" + tmp.file("y.json", "{\"solutions\": [") + "' --svg '" +
                 out + "'",
             "y.json: expected JSON"},
-           {"'" + source_file("puzzles/happycube/HC_BQ_03.hcq") + "' --solution 49 --svg '" + out +
-                "'",
+           {"'" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
+                "' --symmetry none --solution 49 --svg '" + out + "'",
             "expected at least 49 solution(s) for --solution 49, found 48"},
            {"'" + soma + "' --solution 0 --svg '" + out + "'", "--solution counts from 1"},
            {"'" + soma + "'", "expected --svg OUT.svg or --html OUT.html"},
@@ -391,8 +391,8 @@ json viewer_data(const std::string& page) {
 TEST(RenderHtml, SelfContainedPageWithTheSolutions) {
   TempDir tmp;
   const std::string out = tmp / "v.html";
-  auto r = run_cubex("render '" + source_file("puzzles/happycube/HC_BQ_03.hcq") + "' --html '" +
-                     out + "'");
+  auto r = run_cubex("render '" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
+                     "' --symmetry none --html '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output, "wrote " + out + ": all 48 solutions\n");
   std::string page = slurp(out);
@@ -421,7 +421,8 @@ TEST(RenderHtml, SelfContainedPageWithTheSolutions) {
   r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --limit 5 --solution 3 " +
                 "--html '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(r.output, "wrote " + out + ": the first 5 solutions (--limit N for more)\n");
+  EXPECT_EQ(r.output,
+            "wrote " + out + ": the first 5 solutions up to symmetry (--limit N for more)\n");
   data = viewer_data(slurp(out));
   EXPECT_EQ(data["solutions"].size(), 5u);
   EXPECT_EQ(data["start"], 2);
@@ -475,6 +476,30 @@ TEST(RenderHtml, ViewerDrawsAndStepsInHeadlessChromium) {
   EXPECT_GT(j["ink"].get<double>(), area * 0.1) << out;
   // The next solution looks different (at least 1% of the pixels changed).
   EXPECT_GT(j["changed"].get<double>(), area * 0.01) << out;
+
+  // Piece boundaries heavy, seams thin: the page's edges are those counted from the cells, there
+  // are both kinds, and the heavy lines show (nearly black pixels).
+  EXPECT_EQ(j["edges"], j["expected_edges"]) << out;
+  EXPECT_GT(j["edges"]["heavy"].get<int>(), 0) << out;
+  EXPECT_GT(j["edges"]["thin"].get<int>(), 0) << out;
+  EXPECT_GT(j["dark"].get<double>(), area * 0.005) << out;
+  // "save PNG" downloads a PNG of the picture, named after the puzzle and the solution.
+  const json& png = j["png"];
+  EXPECT_EQ(png["name"], "Soma-cube-solution-2.png") << out;
+  ASSERT_TRUE(png["exists"].get<bool>()) << out;
+  ASSERT_TRUE(png["is_png"].get<bool>()) << out;
+  EXPECT_GT(png["width"].get<int>(), 300) << out;
+  EXPECT_GT(png["height"].get<int>(), 300) << out;
+  EXPECT_GT(png["ink"].get<double>(),
+            png["width"].get<double>() * png["height"].get<double>() * 0.1)
+      << out;
+  // The address opens solution 2, half exploded, seen from the top; stepping keeps the address.
+  const json& a = j["address"];
+  EXPECT_EQ(a["label"], "solution 2 of 3") << out;
+  EXPECT_EQ(a["explode"], "50") << out;
+  EXPECT_EQ(a["view"], "top") << out;
+  EXPECT_NEAR(a["pitch"].get<double>(), 89.9, 1e-6) << out;
+  EXPECT_EQ(a["hash_after_left"], "#solution=1&explode=0.5&view=top") << out;
 }
 
 }  // namespace

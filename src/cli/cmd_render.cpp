@@ -169,8 +169,10 @@ int cmd_render(const std::vector<std::string>& args) {
 
   if (!svg_out.empty()) {
     const render::Scene& sc = scenes[html_out.empty() ? 0 : k - 1];
-    std::string caption =
-        "solution " + with_commas(k) + (all_found ? " of " + with_commas(sols.size()) : "") + what;
+    std::string caption = all_found && by_class && sols.size() == 1
+                              ? "the only solution" + what
+                              : "solution " + with_commas(k) +
+                                    (all_found ? " of " + with_commas(sols.size()) : "") + what;
     if (!sc.note.empty()) caption += " (" + sc.note + ")";
     write_output(svg_out, render::svg(sc, caption));
     std::cout << "wrote " << svg_out << ": " << caption << "\n";
@@ -178,7 +180,8 @@ int cmd_render(const std::vector<std::string>& args) {
   if (!html_out.empty()) {
     std::string note;
     if (all_found) {
-      note = "all " + with_commas(sols.size()) + " solutions" + what;
+      note = sols.size() == 1 ? "the only solution" + what
+                              : "all " + with_commas(sols.size()) + " solutions" + what;
       if (by_class && orbits_known) note += " (" + with_commas(total) + " in all)";
     } else {
       note =

@@ -255,7 +255,6 @@ def main(chromium, page, out_dir):
                        "explode": evaluate("document.getElementById('explode').value"),
                        "view": evaluate("cubex.state.view"),
                        "pitch": evaluate("cubex.state.pitch * 180 / Math.PI")}
-            shot("address.png")
             b.call("Input.dispatchKeyEvent", {"type": "keyDown", "key": "ArrowLeft",
                                               "code": "ArrowLeft", "windowsVirtualKeyCode": 37},
                    session=s)
