@@ -76,8 +76,9 @@ TEST(Cli, StoppedEarlyWithSymmetrySaysClassesNotSolutions) {
       << r.output;
   r = run_cubex("solve '" + soma + "' --all --limit 3 --quiet");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("\nsolutions: 3 classes of 144 in all (stopped at the limit of 3)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("\nsolutions: 3 classes, 144 solutions in all (stopped at the limit of 3)\n"),
+      std::string::npos)
       << r.output;
   r = run_cubex("solve '" + soma + "' --all --limit 3 --quiet --symmetry none");
   ASSERT_EQ(r.status, 0) << r.output;

@@ -73,7 +73,7 @@ int cmd_render(const std::vector<std::string>& args) {
   if (!sym_mode) {
     throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
   }
-  if (!from.empty() && !vm["symmetry"].defaulted()) {
+  if (!from.empty() && vm.count("symmetry")) {
     throw UsageError(
         "--symmetry chooses which solutions render finds; a --from file is drawn as listed "
         "(write it with 'cubex solve FILE --all --symmetry ... --json OUT')");

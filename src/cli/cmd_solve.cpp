@@ -116,7 +116,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   } else if (sy.unique == 1) {
     std::cout << "1 class of " << with_commas(sy.total);
   } else {
-    std::cout << with_commas(sy.unique) << " classes of " << with_commas(sy.total) << " in all";
+    std::cout << with_commas(sy.unique) << " classes, " << with_commas(sy.total)
+              << " solutions in all";
   }
   if (!st.complete) {
     if (interrupted) {
