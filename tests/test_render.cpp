@@ -813,7 +813,13 @@ TEST(RenderHappyCube, TerminalNetWithLongNamesHasAKey) {
   // has filled cells; no '#'.
   const std::size_t key = text.find("key: a = part ");
   ASSERT_NE(key, std::string::npos) << text;
-  const std::string drawing = text.substr(text.find('\n', key) + 1);
+  std::string drawing = text.substr(text.find('\n', key) + 1);
+  // The two joined faces: "(+x)" over "joins" (taken out before counting letters).
+  for (const char* side : {"(+x)", "(-x)"}) EXPECT_NE(drawing.find(side), std::string::npos);
+  std::size_t joins = 0;
+  for (std::size_t at; (at = drawing.find("joins")) != std::string::npos; ++joins)
+    drawing.replace(at, 5, "     ");
+  EXPECT_EQ(joins, 2u) << text;
   EXPECT_EQ(drawing.find('#'), std::string::npos) << text;
   EXPECT_NE(drawing.find("cube (0,0,0)"), std::string::npos) << text;
   EXPECT_NE(drawing.find("cube (1,0,0)"), std::string::npos) << text;

@@ -342,6 +342,7 @@ class HappyCubePuzzle final : public Puzzle {
   struct NetGap {
     int group = 0, row = 0, col = 0;
     Vec3 other;
+    int side = 0;
   };
   std::vector<NetGap> net_gaps() const {
     static constexpr Vec3 kNormal[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
@@ -354,7 +355,8 @@ class HappyCubePuzzle final : public Puzzle {
             spec_.structure.end())
           continue;
         const Face& u = unit_face(side);
-        out.push_back({static_cast<int>(i), kNetRow[u.place - 1], kNetCol[u.place - 1], other});
+        out.push_back(
+            {static_cast<int>(i), kNetRow[u.place - 1], kNetCol[u.place - 1], other, side});
       }
     }
     return out;
@@ -362,7 +364,8 @@ class HappyCubePuzzle final : public Puzzle {
 
   // The plates as laid out: the cross of the net for every cube of the structure (side by side,
   // each under its caption), every plate drawn with one character per filled cell: its name
-  // when all names are one character long, else a letter a, b, c, ... with a key above. With
+  // when all names are one character long, else a letter a, b, c, ... with a key above. A face
+  // where the cube joins another one has its side in parentheses and "joins" in the middle. With
   // `colour`, each plate's cells are drawn on its colour (ANSI escapes).
   std::string drawing(const std::vector<Chosen>& chosen, bool colour) const {
     const int n = spec_.size;
@@ -375,6 +378,7 @@ class HappyCubePuzzle final : public Puzzle {
       Tile tile;
       char mark;
       std::string escape;
+      bool gap = false;
     };
     std::vector<int> colours;
     if (colour) {
@@ -406,6 +410,13 @@ class HappyCubePuzzle final : public Puzzle {
       width = std::max(width, static_cast<int>(b.label.size()));
       blocks.push_back(std::move(b));
     }
+    if (!single) {
+      for (const NetGap& g : net_gaps()) {
+        blocks.push_back({g.row, g.group * 3 + g.col, "(" + std::string(kSideNames[g.side]) + ")",
+                          Tile(n), ' ', "", true});
+        width = std::max(width, 5);  // "joins"
+      }
+    }
     int rows = 0, cols = 0;
     for (const Block& b : blocks) {
       rows = std::max(rows, b.row + 1);
@@ -433,6 +444,8 @@ class HappyCubePuzzle final : public Puzzle {
             if (b.row != br || b.col != bc) continue;
             if (line < 0) {
               cell.replace(0, b.label.size(), b.label);
+            } else if (b.gap) {
+              if (line == n / 2) cell.replace(0, 5, "joins");
             } else if (colour) {  // the n cells with escapes, then the padding
               std::string painted;
               for (int c = 0; c < n; ++c) {
