@@ -729,6 +729,17 @@ TEST(RenderCli, OneSolutionPerSymmetryClassByDefault) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output,
             "wrote " + (tmp / "s.svg") + ": solution 2 up to symmetry (stands for 48 solutions)\n");
+  // A --from file of `cubex solve` (with symmetry) keeps each solution's class size.
+  const std::string first = tmp / "first.json";
+  ASSERT_EQ(run_cubex("solve '" + source_file("puzzles/voxel/soma.json") + "' --first -q --json '" +
+                      first + "'")
+                .status,
+            0);
+  const auto f = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --from '" +
+                           first + "' --svg '" + (tmp / "f.svg") + "'");
+  ASSERT_EQ(f.status, 0) << f.output;
+  EXPECT_EQ(f.output, "wrote " + (tmp / "f.svg") +
+                          ": solution 1 of 1 up to symmetry (stands for 48 solutions)\n");
   // --symmetry with --from, or an unknown mode: exit 2.
   const std::string x = tmp / "x.svg";
   for (const std::string& args :

@@ -169,7 +169,8 @@ int cmd_render(const std::vector<std::string>& args) {
 
   if (!svg_out.empty()) {
     const render::Scene& sc = scenes[html_out.empty() ? 0 : k - 1];
-    std::string caption = all_found && by_class && sols.size() == 1
+    // ("the only solution" only when render solved FILE: a --from file may hold the first only)
+    std::string caption = all_found && by_class && sols.size() == 1 && from.empty()
                               ? "the only solution" + what
                               : "solution " + with_commas(k) +
                                     (all_found ? " of " + with_commas(sols.size()) : "") + what;
@@ -178,14 +179,20 @@ int cmd_render(const std::vector<std::string>& args) {
     std::cout << "wrote " << svg_out << ": " << caption << "\n";
   }
   if (!html_out.empty()) {
+    // "the first 100 solutions up to symmetry", "all 240 solutions up to symmetry (11,520 in
+    // all)"; a --from file may hold some classes only: their solutions are not "all".
+    const std::string count = with_commas(sols.size()) + " solutions" + what;
     std::string note;
-    if (all_found) {
-      note = sols.size() == 1 ? "the only solution" + what
-                              : "all " + with_commas(sols.size()) + " solutions" + what;
-      if (by_class && orbits_known) note += " (" + with_commas(total) + " in all)";
+    if (!all_found) {
+      note = "the first " + count + " (--limit N for more)";
+    } else if (sols.size() == 1) {
+      note = (from.empty() ? "the only solution" : "1 solution") + what;
     } else {
-      note =
-          "the first " + with_commas(sols.size()) + " solutions" + what + " (--limit N for more)";
+      note = "all " + count;
+    }
+    if (all_found && by_class && orbits_known) {
+      note += from.empty() ? " (" + with_commas(total) + " in all)"
+                           : " (standing for " + with_commas(total) + ")";
     }
     write_output(html_out, render::html(scenes, k - 1, note));
     std::cout << "wrote " << html_out << ": " << note << "\n";
