@@ -740,6 +740,14 @@ TEST(RenderCli, OneSolutionPerSymmetryClassByDefault) {
   ASSERT_EQ(f.status, 0) << f.output;
   EXPECT_EQ(f.output, "wrote " + (tmp / "f.svg") +
                           ": solution 1 of 1 up to symmetry (stands for 48 solutions)\n");
+  // Past the last class: the message says the count is up to symmetry.
+  const auto past = run_cubex("render '" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
+                              "' --solution 2 --svg '" + (tmp / "p.svg") + "'");
+  EXPECT_EQ(past.status, 2) << past.output;
+  EXPECT_NE(past.output.find("expected at least 2 solution(s) for --solution 2, found 1 up to "
+                             "symmetry (--symmetry none counts every solution)"),
+            std::string::npos)
+      << past.output;
   // --symmetry with --from, or an unknown mode: exit 2.
   const std::string x = tmp / "x.svg";
   for (const std::string& args :

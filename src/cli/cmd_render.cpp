@@ -141,9 +141,10 @@ int cmd_render(const std::vector<std::string>& args) {
   for (std::uint64_t n : orbit) total += n;
   const std::string source = from.empty() ? file : from;
   if (sols.size() < k) {
-    throw InputError(source, "expected at least " + std::to_string(k) +
-                                 " solution(s) for --solution " + std::to_string(k) + ", found " +
-                                 std::to_string(sols.size()));
+    throw InputError(
+        source, "expected at least " + std::to_string(k) + " solution(s) for --solution " +
+                    std::to_string(k) + ", found " + std::to_string(sols.size()) +
+                    (by_class ? " up to symmetry (--symmetry none counts every solution)" : ""));
   }
 
   // Every solution drawn is re-checked first (a --from file may be stale or edited).
