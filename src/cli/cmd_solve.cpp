@@ -3,6 +3,7 @@
 //                  [--shard K/N] [--max-nodes N]
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -122,11 +123,27 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
-  std::cout << "solutions: " << with_commas(sy.total)
-            << (st.complete   ? ""
-                : interrupted ? " (interrupted: counted so far)"
-                              : " (stopped at the limit)")
-            << "\n";
+  // With symmetry, a search that stopped early has found whole classes: say how many, and how
+  // many solutions they stand for ("1 class of 48", not "48" as if 48 had been found one by one).
+  std::cout << "solutions: ";
+  if (st.complete || !by_orbit) {
+    std::cout << with_commas(sy.total);
+  } else if (sy.unique == 1) {
+    std::cout << "1 class of " << with_commas(sy.total);
+  } else {
+    std::cout << with_commas(sy.unique) << " classes, " << with_commas(sy.total)
+              << " solutions in all";
+  }
+  if (!st.complete) {
+    if (interrupted) {
+      std::cout << " (interrupted: counted so far)";
+    } else if (limits.max_solutions == 1) {
+      std::cout << " (stopped at the first)";
+    } else {
+      std::cout << " (stopped at the limit of " << with_commas(limits.max_solutions) << ")";
+    }
+  }
+  std::cout << "\n";
   if (by_orbit) {
     std::size_t reflections = 0;
     for (int m : group.symmetry) reflections += m >= 24;
@@ -181,6 +198,15 @@ int cmd_solve(const std::vector<std::string>& args) {
                   {"complete", st.complete}, {"interrupted", interrupted}, {"threads", st.threads}};
     j["search"] = run.json;
     write_json(json_out, j);
+  }
+  // An interrupted run of more than a minute without a checkpoint loses its work: say how to
+  // keep it next time (stderr, so that the summary on stdout stays as it was).
+  // (CUBEX_HINT_AFTER=SECONDS moves the minute, for the tests.)
+  double hint_after = 60;
+  if (const char* env = std::getenv("CUBEX_HINT_AFTER")) hint_after = std::atof(env);
+  if (interrupted && search.checkpoint.empty() && st.seconds >= hint_after) {
+    std::cerr << "interrupted after " << elapsed_text(st.seconds)
+              << "; run with --checkpoint FILE to keep the work next time\n";
   }
   return interrupted ? kExitInterrupted : kExitOk;
 }
