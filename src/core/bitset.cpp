@@ -233,21 +233,36 @@ class BitsetEngine final : public Engine {
 
   // Level `level + 1` = level `level` with option x chosen.
   void descend(std::uint32_t level, std::uint32_t x) {
+    descend_open(level, x);
+    descend_live(level, x);
+  }
+
+  // The open items of level `level + 1`: those of `level` less x's. This alone decides whether
+  // the child is a solution (or lies at the depth limit), which needs no live options; the
+  // search calls descend_live only for a child that branches. Without that, a node with many
+  // children that are solutions (a million options of one item) would rewrite every live word
+  // once per child: quadratic.
+  void descend_open(std::uint32_t level, std::uint32_t x) {
+    const Tables& t = *t_;
+    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
+                sizeof(std::uint64_t) * t.pwords);
+    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
+    for (std::uint32_t q = t.prim_start[x], e = t.prim_start[x + 1]; q < e; ++q) {
+      const std::uint32_t j = t.prim_items[q];
+      open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
+    }
+  }
+
+  // The live options (and their counts) of level `level + 1`, x chosen at `level`.
+  void descend_live(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *t_;
     const std::size_t W = t.words;
     const std::uint64_t* src = &live_[level * W];
     std::uint64_t* dst = &live_[(level + 1) * W];
     const std::uint32_t* nz = &nz_[level * W];
     std::uint32_t* nz1 = &nz_[(level + 1) * W];
-    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
-                sizeof(std::uint64_t) * t.pwords);
-    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
     const std::uint32_t* items = &t.opt_items[t.opt_start[x]];
     const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
-    for (std::uint32_t q = 0; q < k; ++q) {
-      const std::uint32_t j = items[q];
-      if (j < t.n1) open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
-    }
     std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
     std::uint32_t c = 0;
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
@@ -408,6 +423,7 @@ class BitsetEngine final : public Engine {
       goto backup;
     }
     {
+      if (level > base) descend_live(level - 1, chosen_[level - 1]);
       std::uint32_t best;
       const std::uint32_t i = choose(level, best);
       if (best == 0) goto backup;
@@ -418,7 +434,7 @@ class BitsetEngine final : public Engine {
     if (!next(level, x)) goto backup;
     ++frame_[level].sib;
     chosen_[level] = x;
-    descend(level, x);
+    descend_open(level, x);
     ++level;
     goto enter;
 
