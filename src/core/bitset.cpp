@@ -154,6 +154,7 @@ class BitsetEngine final : public Engine {
     cnt_.assign(levels * cstride_, 0xFFFF);
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
+    open_n_.assign(levels, 0);
     frame_.resize(levels);
     chosen_.resize(levels);
     out_.resize(levels);
@@ -237,13 +238,13 @@ class BitsetEngine final : public Engine {
     descend_live(level, x);
   }
 
-  // The open items of level `level + 1`: those of `level` less x's. This alone decides whether
-  // the child is a solution (or lies at the depth limit), which needs no live options; the
-  // search calls descend_live only for a child that branches. Without that, a node with many
-  // children that are solutions (a million options of one item) would rewrite every live word
-  // once per child: quadratic.
+  // The open items of level `level + 1`: those of `level` less x's. A child that covers every
+  // open item is a solution and needs no live options: the search gives it only this step.
+  // Without that, a node with many children that are solutions (a million options of one item)
+  // would rewrite every live word once per child: quadratic.
   void descend_open(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *t_;
+    open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
     std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
                 sizeof(std::uint64_t) * t.pwords);
     std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
@@ -380,6 +381,7 @@ class BitsetEngine final : public Engine {
     for (std::uint32_t o = 0; o < t.m; ++o)
       for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) ++cnt_[t.prim_items[r]];
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
+    open_n_[0] = t.n1;
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
     // Replay the prefix.
@@ -423,7 +425,6 @@ class BitsetEngine final : public Engine {
       goto backup;
     }
     {
-      if (level > base) descend_live(level - 1, chosen_[level - 1]);
       std::uint32_t best;
       const std::uint32_t i = choose(level, best);
       if (best == 0) goto backup;
@@ -434,7 +435,11 @@ class BitsetEngine final : public Engine {
     if (!next(level, x)) goto backup;
     ++frame_[level].sib;
     chosen_[level] = x;
-    descend_open(level, x);
+    if (open_n_[level] == t.prim_start[x + 1] - t.prim_start[x]) {
+      descend_open(level, x);  // a solution (a live option's primary items are all open)
+    } else {
+      descend(level, x);
+    }
     ++level;
     goto enter;
 
@@ -457,6 +462,7 @@ class BitsetEngine final : public Engine {
   SubtractFn subtract_ = nullptr;    // subtract_killed<cstride_ / 16>, when it applies
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
+  std::vector<std::uint32_t> open_n_;  // per level: how many primary items are open
   std::vector<Frame> frame_;
   std::vector<std::uint32_t> chosen_;  // internal options chosen at each level
   std::vector<OptionId> out_;          // the same as the problem's options
