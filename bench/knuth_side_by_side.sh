@@ -68,18 +68,19 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
 
 # run PROG FILE -> "cpu solutions nodes" of one run
 run() {
-  local prog=$1 file=$2 out t
+  local prog=$1 file=$2 out tf t TIMEFORMAT='%3U %3S'  # bash's time: milliseconds
   out=$(mktemp)
+  tf=$(mktemp)
   if [[ $prog == cubex ]]; then
-    { /usr/bin/time -f "TIME %U %S" "$cubex" solve "$file" --threads 1 --quiet >"$out"; } 2>>"$out"
-    t=$(awk '/^TIME/ {print $2 + $3}' "$out")
+    { time "$cubex" solve "$file" --threads 1 --quiet >"$out" 2>&1; } 2>"$tf"
+    t=$(awk '{print $1 + $2}' "$tf")
     echo "$t $(awk '/^solutions:/ {gsub(",", "", $2); print $2} /^nodes:/ {gsub(",", "", $2); print $2}' "$out" | paste -sd' ')"
   else
-    { /usr/bin/time -f "TIME %U %S" "$knuth/$prog" <"$file" >/dev/null; } 2>"$out"
-    t=$(awk '/^TIME/ {print $2 + $3}' "$out")
+    { time "$knuth/$prog" <"$file" >/dev/null 2>"$out"; } 2>"$tf"
+    t=$(awk '{print $1 + $2}' "$tf")
     echo "$t $(sed -n 's/^Altogether \([0-9]*\) solutions\{0,1\},.* \([0-9]*\) nodes.*/\1 \2/p' "$out")"
   fi
-  rm -f "$out"
+  rm -f "$out" "$tf"
 }
 
 # row NAME "PROGS" FILES... : median CPU seconds over the files summed, solutions, nodes
