@@ -145,6 +145,7 @@ class BitsetEngine final : public Engine {
     cnt_.assign(levels * cstride_, 0xFFFF);
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
+    open_n_.assign(levels, 0);
     frame_.resize(levels);
     chosen_.resize(levels);
     out_.resize(levels);
@@ -241,21 +242,36 @@ class BitsetEngine final : public Engine {
 
   // Level `level + 1` = level `level` with option x chosen.
   void descend(std::uint32_t level, std::uint32_t x) {
+    descend_open(level, x);
+    descend_live(level, x);
+  }
+
+  // The open items of level `level + 1`: those of `level` less x's. A child that covers every
+  // open item is a solution and needs no live options: the search gives it only this step.
+  // Without that, a node with many children that are solutions (a million options of one item)
+  // would rewrite every live word once per child: quadratic.
+  void descend_open(std::uint32_t level, std::uint32_t x) {
+    const Tables& t = *t_;
+    open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
+    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
+                sizeof(std::uint64_t) * t.pwords);
+    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
+    for (std::uint32_t q = t.prim_start[x], e = t.prim_start[x + 1]; q < e; ++q) {
+      const std::uint32_t j = t.prim_items[q];
+      open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
+    }
+  }
+
+  // The live options (and their counts) of level `level + 1`, x chosen at `level`.
+  void descend_live(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *t_;
     const std::size_t W = t.words;
     const std::uint64_t* src = &live_[level * W];
     std::uint64_t* dst = &live_[(level + 1) * W];
     const std::uint32_t* nz = &nz_[level * W];
     std::uint32_t* nz1 = &nz_[(level + 1) * W];
-    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
-                sizeof(std::uint64_t) * t.pwords);
-    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
     const std::uint32_t* items = &t.opt_items[t.opt_start[x]];
     const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
-    for (std::uint32_t q = 0; q < k; ++q) {
-      const std::uint32_t j = items[q];
-      if (j < t.n1) open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
-    }
     std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
     std::uint32_t c = 0;
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
@@ -374,6 +390,7 @@ class BitsetEngine final : public Engine {
     for (std::uint32_t o = 0; o < t.m; ++o)
       for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) ++cnt_[t.prim_items[r]];
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
+    open_n_[0] = t.n1;
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
     const std::span<const std::uint32_t> begin(span.begin);
@@ -445,7 +462,11 @@ class BitsetEngine final : public Engine {
     f.sib = sib;
     if (replay && sib < begin[level]) goto try_next;  // replaying: skip to begin's child
     chosen_[level] = x;
-    descend(level, x);
+    if (open_n_[level] == t.prim_start[x + 1] - t.prim_start[x]) {
+      descend_open(level, x);  // a solution (a live option's primary items are all open)
+    } else {
+      descend(level, x);
+    }
     ++level;
     goto enter;
   }
@@ -469,6 +490,7 @@ class BitsetEngine final : public Engine {
   SubtractFn subtract_ = nullptr;    // subtract_killed<cstride_ / 16>, when it applies
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
+  std::vector<std::uint32_t> open_n_;  // per level: how many primary items are open
   std::vector<Frame> frame_;
   std::vector<std::uint32_t> chosen_;  // internal options chosen at each level
   std::vector<OptionId> out_;          // the same as the problem's options
