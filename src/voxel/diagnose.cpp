@@ -149,15 +149,14 @@ std::string infeasible(const Model& model, const std::vector<bool>& fits) {
       per +=
           model.pieces[p].name + " " + (diff[p] ? "+/-" : "") + std::to_string(std::labs(diff[p]));
     }
-    return "checkerboard: coloured like a 3-D checkerboard (x + y + z even: black), the cells to "
-           "fill are " +
+    return "checkerboard: coloured like a 3-D checkerboard (black where x + y + z is even), the "
+           "cells to fill are " +
            std::to_string(black) + " black and " + std::to_string(white) + " white" +
-           (black_opt + white_opt ? " (with " + std::to_string(black_opt) + " black and " +
+           (black_opt + white_opt ? " (and " + std::to_string(black_opt) + " black and " +
                                         std::to_string(white_opt) + " white optional ones)"
                                   : "") +
-           ", but no choice of pieces and positions covers that: each piece covers black minus "
-           "white cells of " +
-           per;
+           ", but each piece covers black minus white cells of " + per +
+           ", and no choice of pieces and positions matches";
   }
   return "";
 }
