@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cubex/core/problem.hpp"
 #include "cubex/render/scene.hpp"
@@ -27,6 +28,13 @@ class Puzzle {
   virtual std::string name() const = 0;
   // The compiled exact-cover matrix.
   virtual const Problem& problem() const = 0;
+  // What the front end noticed while reading, one line each, printed before the counts:
+  // "pieces A and B are congruent: counted as identical", "warning: piece 'X' is not connected...".
+  virtual std::vector<std::string> notes() const { return {}; }
+  // Why the puzzle can have no solution, found without searching (the cells do not add up, a
+  // piece fits nowhere, a checkerboard count...); empty when only the search can tell. The CLI
+  // then reports 0 solutions with this reason and does not search.
+  virtual std::string infeasible() const { return {}; }
   // One solution as a JSON object, e.g. {"options": [...]} or {"placements": [...]}.
   virtual nlohmann::json solution_json(std::span<const OptionId> solution) const = 0;
   // One solution drawn as text for the terminal (ends with a newline).

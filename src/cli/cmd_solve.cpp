@@ -85,6 +85,32 @@ int cmd_solve(const std::vector<std::string>& args) {
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
 
+  const std::vector<std::string> notes = puzzle->notes();
+  if (const std::string why = puzzle->infeasible(); !why.empty()) {
+    // No search: the reason is the answer (0 solutions, a normal result).
+    std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
+              << " items, " << with_commas(pb.num_options()) << " options)\n";
+    for (const std::string& n : notes) std::cout << n << "\n";
+    std::cout << "no solution: " << why << "\nsolutions: 0\n";
+    if (!json_out.empty()) {
+      nlohmann::json j;
+      j["puzzle"] = {{"file", file},
+                     {"name", puzzle->name()},
+                     {"kind", puzzle->kind()},
+                     {"items", pb.num_items()},
+                     {"options", pb.num_options()}};
+      j["mode"] = mode;
+      j["counts"] = {{"total", 0}, {"unique", 0}, {"group_order", 1}, {"symmetric", 0}};
+      j["infeasible"] = {{"reason", why}};
+      j["notes"] = notes;
+      j["solutions"] = nlohmann::json::array();
+      j["stats"] = {{"nodes", 0},       {"updates", 0},         {"seconds", 0.0},
+                    {"complete", true}, {"interrupted", false}, {"threads", 0}};
+      write_json(json_out, j);
+    }
+    return kExitOk;
+  }
+
   install_stop_handlers();
   SolveLimits limits;
   limits.stop = &g_stop;
@@ -123,6 +149,7 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
+  for (const std::string& n : notes) std::cout << n << "\n";
   // With symmetry, a search that stopped early has found whole classes: say how many, and how
   // many solutions they stand for ("1 class of 48", not "48" as if 48 had been found one by one).
   std::cout << "solutions: ";
@@ -172,6 +199,7 @@ int cmd_solve(const std::vector<std::string>& args) {
                    {"items", pb.num_items()},
                    {"options", pb.num_options()}};
     j["mode"] = mode;
+    if (!notes.empty()) j["notes"] = notes;
     j["counts"] = {{"total", sy.total},
                    {"unique", sy.unique},
                    {"group_order", group.group.order()},

@@ -20,8 +20,15 @@ class ExactCoverPuzzle final : public Puzzle {
     nlohmann::json options = nlohmann::json::array();
     for (OptionId o : sorted(solution)) {
       nlohmann::json names = nlohmann::json::array();
-      for (ItemId i : f_.problem.option(o)) names.push_back(f_.problem.item(i).name);
+      nlohmann::json colours = nlohmann::json::object();  // item -> colour, coloured items only
+      const auto items = f_.problem.option(o);
+      const auto cols = f_.problem.option_colours(o);
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        names.push_back(f_.problem.item(items[k]).name);
+        if (cols[k]) colours[f_.problem.item(items[k]).name] = f_.problem.colour_name(cols[k]);
+      }
       options.push_back({{"option", o}, {"line", f_.option_line[o]}, {"items", names}});
+      if (!colours.empty()) options.back()["colours"] = std::move(colours);
     }
     return {{"options", options}};
   }
@@ -63,11 +70,12 @@ class ExactCoverPuzzle final : public Puzzle {
   std::string solution_text(std::span<const OptionId> solution) const override {
     std::string out;
     for (OptionId o : sorted(solution)) {
-      bool first = true;
-      for (ItemId i : f_.problem.option(o)) {
-        if (!first) out += ' ';
-        out += f_.problem.item(i).name;
-        first = false;
+      const auto items = f_.problem.option(o);
+      const auto cols = f_.problem.option_colours(o);
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        if (k) out += ' ';
+        out += f_.problem.item(items[k]).name;
+        if (cols[k]) out += ':' + f_.problem.colour_name(cols[k]);
       }
       out += '\n';
     }

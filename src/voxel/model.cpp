@@ -26,6 +26,20 @@ bool zyx_less(const Vec3& a, const Vec3& b) {
   return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
 }
 
+// The axis along which `cells` are one cell thick: z (2) first, then y, then x; -1 if none.
+int flat_axis(std::span<const Vec3> cells) {
+  for (int a = 2; a >= 0; --a) {
+    bool flat = true;
+    for (const Vec3& c : cells) flat = flat && c[a] == cells.front()[a];
+    if (flat) return a;
+  }
+  return -1;
+}
+
+Vec3 unit(int axis) {
+  return {axis == 0, axis == 1, axis == 2};
+}
+
 }  // namespace
 
 std::string cell_text(const Vec3& c) {
@@ -75,19 +89,55 @@ void canonicalize(Model& model) {
     const std::string path = "pieces[" + std::to_string(p) + "]";
     if (piece.cells.empty()) throw ModelError(path, int(p), "expected at least one cell");
     if (piece.count < 1) throw ModelError(path, int(p), "expected a count of at least 1");
+    if (piece.min_count > piece.count) {
+      throw ModelError(path + ".count", int(p),
+                       "expected a count range [min, max] with min <= max, found [" +
+                           std::to_string(piece.min_count) + ", " + std::to_string(piece.count) +
+                           "]");
+    }
     piece.cells = normalize(std::move(piece.cells));
     auto dup = std::adjacent_find(piece.cells.begin(), piece.cells.end());
     if (dup != piece.cells.end()) {
       throw ModelError(path, int(p), "expected distinct cells, found a cell twice");
     }
+    if (!piece.turn_over.value_or(model.turn_over)) {
+      const std::string where = piece.turn_over ? path + ".turn_over" : "turn_over";
+      if (flat_axis(model.cells) < 0) {
+        throw ModelError(where, int(p),
+                         "expected a flat container (one cell thick) for \"turn_over\": false");
+      }
+      if (model.mirror) {
+        throw ModelError(where, int(p),
+                         "expected \"turn_over\": false without \"mirror\": true (in a flat "
+                         "puzzle, mirroring a piece is turning it over)");
+      }
+    }
   }
 }
 
+std::uint64_t allowed_symmetries(const Model& model, std::size_t p) {
+  const Piece& piece = model.pieces[p];
+  const std::uint64_t rotations = (std::uint64_t{1} << 24) - 1;
+  if (piece.turn_over.value_or(model.turn_over))
+    return model.mirror ? (std::uint64_t{1} << 48) - 1 : rotations;
+  const int a = flat_axis(model.cells), b = flat_axis(piece.cells);
+  if (a < 0 || b < 0) return rotations;  // a solid piece cannot lie in a flat container anyway
+  std::uint64_t mask = 0;
+  for (int k = 0; k < 24; ++k)
+    if (cube_symmetries()[std::size_t(k)] * unit(b) == unit(a)) mask |= std::uint64_t{1} << k;
+  return mask;
+}
+
 std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) {
+  return orientations(cells, mirror ? (std::uint64_t{1} << 48) - 1 : (std::uint64_t{1} << 24) - 1);
+}
+
+std::vector<Orientation> orientations(std::span<const Vec3> cells, std::uint64_t allowed) {
   std::vector<Orientation> out;
   if (cells.empty()) return out;
   const auto& group = cube_symmetries();
-  for (int k = 0; k < (mirror ? 48 : 24); ++k) {
+  for (int k = 0; k < 48; ++k) {
+    if (!(allowed >> k & 1)) continue;
     Orientation o;
     o.symmetry = k;
     for (const Vec3& c : cells) o.cells.push_back(group[k] * c);
@@ -106,21 +156,7 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) 
 
 Compiled compile(const Model& model) {
   Compiled out;
-  std::size_t volume = 0;
-  for (const Piece& p : model.pieces) volume += p.cells.size() * std::size_t(p.count);
-  const std::size_t must = model.num_must_fill();
-  if (volume > model.cells.size()) {
-    throw ModelError("pieces", -1,
-                     "expected pieces that fit in the container's " +
-                         std::to_string(model.cells.size()) + " cells, found " +
-                         std::to_string(volume) + " cells of pieces");
-  }
-  if (volume < must) {
-    throw ModelError("pieces", -1,
-                     "expected pieces that fill the container's " + std::to_string(must) +
-                         " must-fill cells, found only " + std::to_string(volume) +
-                         " cells of pieces");
-  }
+  std::vector<bool> fits(model.pieces.size(), false);
 
   // Grid over the container's bounding box: index of each cell, or -1.
   Vec3 lo = model.cells.front(), hi = model.cells.front();
@@ -165,13 +201,24 @@ Compiled compile(const Model& model) {
   // 9 L-tricubes): every exact cover of the cells uses `count` copies, so the piece's item would
   // only repeat what the cells say. It is left out: the matrix has no multiplicity, and the
   // faster bitset backend takes it.
-  bool implied = model.pieces.size() == 1;
+  bool implied = model.pieces.size() == 1 && model.pieces[0].fewest() == model.pieces[0].count;
   for (std::uint8_t o : model.optional) implied = implied && !o;
   implied = implied && model.cells.size() == model.pieces[0].cells.size() *
                                                  static_cast<std::size_t>(model.pieces[0].count);
+  // A spare piece (0..1) is a secondary item where every placement covers a must-fill cell (no
+  // optional cells), so that a puzzle with spares stays plain exact cover for the bitset backend.
+  const bool all_must =
+      std::find(model.optional.begin(), model.optional.end(), 1) == model.optional.end();
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
-    const auto c = std::uint32_t(model.pieces[p].count);
-    out.piece_item.push_back(implied ? kNoItem : out.problem.add_primary(piece_names[p], c, c));
+    const Piece& pc = model.pieces[p];
+    const auto hi = std::uint32_t(pc.count), lo = std::uint32_t(pc.fewest());
+    if (implied) {
+      out.piece_item.push_back(kNoItem);
+    } else if (lo == 0 && hi == 1 && all_must) {
+      out.piece_item.push_back(out.problem.add_secondary(piece_names[p]));
+    } else {
+      out.piece_item.push_back(out.problem.add_primary(piece_names[p], lo, hi));
+    }
   }
   std::vector<std::size_t> order(model.cells.size());
   std::iota(order.begin(), order.end(), 0);
@@ -187,7 +234,7 @@ Compiled compile(const Model& model) {
   std::vector<ItemId> items;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     const std::size_t before = out.placements.size();
-    for (const Orientation& o : orientations(model.pieces[p].cells, model.mirror)) {
+    for (const Orientation& o : orientations(model.pieces[p].cells, allowed_symmetries(model, p))) {
       Vec3 size{};
       for (const Vec3& c : o.cells)
         size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
@@ -215,12 +262,9 @@ Compiled compile(const Model& model) {
               throw ModelError("pieces[" + std::to_string(p) + "]", int(p), too_many_nodes(nodes));
           }
     }
-    if (out.placements.size() == before) {
-      throw ModelError("pieces[" + std::to_string(p) + "]", int(p),
-                       "expected a piece that fits in the container, found that '" +
-                           model.pieces[p].name + "' fits nowhere");
-    }
+    fits[p] = out.placements.size() > before;
   }
+  out.infeasible = infeasible(model, fits);
   return out;
 }
 

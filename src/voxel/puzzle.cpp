@@ -103,7 +103,7 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
     if (twin[p] >= 0) continue;
     for (std::size_t q = p + 1; q < np; ++q) {
       if (twin[q] < 0 && model.pieces[q].count == model.pieces[p].count &&
-          turned[q].count(mirrored[p])) {
+          model.pieces[q].fewest() == model.pieces[p].fewest() && turned[q].count(mirrored[p])) {
         twin[p] = static_cast<int>(q);
         twin[q] = static_cast<int>(p);
         break;
@@ -120,8 +120,14 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
 
 class VoxelPuzzle final : public Puzzle {
  public:
-  VoxelPuzzle(Model model, Compiled compiled, std::string name)
-      : model_(std::move(model)), compiled_(std::move(compiled)), name_(std::move(name)) {}
+  VoxelPuzzle(Model model, Compiled compiled, std::string name, std::vector<std::string> notes)
+      : model_(std::move(model)),
+        compiled_(std::move(compiled)),
+        name_(std::move(name)),
+        notes_(std::move(notes)) {}
+
+  std::vector<std::string> notes() const override { return notes_; }
+  std::string infeasible() const override { return compiled_.infeasible; }
 
   std::string kind() const override { return "voxel"; }
   std::string name() const override { return name_; }
@@ -195,11 +201,14 @@ class VoxelPuzzle final : public Puzzle {
   Model model_;
   Compiled compiled_;
   std::string name_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace
 
 std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths) {
+  std::vector<std::string> notes = merge_congruent(model);
+  for (const std::string& w : warnings(model)) notes.push_back("warning: " + w);
   Compiled compiled;
   try {
     compiled = compile(model);
@@ -208,7 +217,8 @@ std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool j
     throw InputError(file, e.what());
   }
   std::string name = model.name.empty() ? std::filesystem::path(file).stem().string() : model.name;
-  return std::make_unique<VoxelPuzzle>(std::move(model), std::move(compiled), std::move(name));
+  return std::make_unique<VoxelPuzzle>(std::move(model), std::move(compiled), std::move(name),
+                                       std::move(notes));
 }
 
 }  // namespace cubex::voxel

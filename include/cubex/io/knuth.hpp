@@ -21,7 +21,8 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name);
 // Reads and parses a file. Throws InputError (also when it cannot be read).
 KnuthFile read_knuth_file(const std::string& path);
 
-// Writes `problem` in Knuth's format (names must be non-blank and free of ':' and '|').
+// Writes `problem` in Knuth's format, colours as 'item:colour' (names must be non-blank and free
+// of ':' and '|').
 std::string to_knuth(const Problem& problem);
 
 }  // namespace cubex
