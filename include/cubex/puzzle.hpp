@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cubex/core/problem.hpp"
 #include "cubex/render/scene.hpp"
@@ -47,6 +48,13 @@ class Puzzle {
     (void)mode;
     return {trivial_group(problem().num_items()), {0}};
   }
+  // Why the puzzle has no solution, when a reason cheaper than the search shows it (a count
+  // that cannot add up), or an empty string. `cubex solve` reports it instead of searching:
+  // 0 solutions, the reason printed and in --json as "infeasible": {"reason": ...}.
+  virtual std::string infeasible() const { return {}; }
+  // Remarks on how the puzzle was read, printed with the summary (e.g. "18 plates for 14
+  // faces: 4 plates stay unused in each solution").
+  virtual std::vector<std::string> notes() const { return {}; }
   // The geometry of one solution for pictures (render/): `solution` is in the JSON form of
   // solution_json() and verify_solution() accepted it. nullopt for kinds that have no geometry
   // (Knuth's exact-cover files).

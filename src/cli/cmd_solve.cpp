@@ -98,8 +98,14 @@ int cmd_solve(const std::vector<std::string>& args) {
     return true;
   };
   OrbitVisitor visitor(show);
-  const SearchOutcome run =
-      run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
+  // A puzzle that a count shows to have no solution is reported, not searched.
+  const std::string infeasible = puzzle->infeasible();
+  SearchOutcome run;
+  if (infeasible.empty()) {
+    run = run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
+  } else {
+    run.json = nlohmann::json::object();
+  }
   const SolveStats& st = run.st;
   const Tally& sy = run.tally;
   const std::size_t kernel = sym ? sym->kernel() : 1;
@@ -107,6 +113,8 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
+  for (const std::string& note : puzzle->notes()) std::cout << "note: " << note << "\n";
+  if (!infeasible.empty()) std::cout << "no solution: " << infeasible << "\n";
   std::cout << "solutions: " << with_commas(sy.total)
             << (st.complete   ? ""
                 : interrupted ? " (interrupted: counted so far)"
@@ -150,6 +158,8 @@ int cmd_solve(const std::vector<std::string>& args) {
                   {"seconds", st.seconds},      {"complete", st.complete},
                   {"interrupted", interrupted}, {"threads", run.threads}};
     j["search"] = run.json;
+    if (!puzzle->notes().empty()) j["notes"] = puzzle->notes();
+    if (!infeasible.empty()) j["infeasible"] = {{"reason", infeasible}};
     write_json(json_out, j);
   }
   return interrupted ? kExitInterrupted : kExitOk;
