@@ -20,6 +20,13 @@ namespace po = boost::program_options;
 
 namespace cubex::cli {
 
+namespace {
+// A front end's remark as printed: "note: ..." unless it says what it is ("warning: ...").
+std::string note_line(const std::string& n) {
+  return n.rfind("warning:", 0) == 0 || n.rfind("note:", 0) == 0 ? n : "note: " + n;
+}
+}  // namespace
+
 int cmd_solve(const std::vector<std::string>& args) {
   po::options_description opts(
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n"
@@ -90,7 +97,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     // No search: the reason is the answer (0 solutions, a normal result).
     std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
               << " items, " << with_commas(pb.num_options()) << " options)\n";
-    for (const std::string& n : notes) std::cout << n << "\n";
+    for (const std::string& n : notes) std::cout << note_line(n) << "\n";
     std::cout << "no solution: " << why << "\nsolutions: 0\n";
     if (!json_out.empty()) {
       nlohmann::json j;
@@ -149,7 +156,7 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
-  for (const std::string& n : notes) std::cout << n << "\n";
+  for (const std::string& n : notes) std::cout << note_line(n) << "\n";
   // With symmetry, a search that stopped early has found whole classes: say how many, and how
   // many solutions they stand for ("1 class of 48", not "48" as if 48 had been found one by one).
   std::cout << "solutions: ";

@@ -104,9 +104,8 @@ class HcqParser {
           if (!digits) fail(line_no, vcol, "expected a number of tiles, found " + in_quotes(value));
           num_tiles = std::stol(value);
           num_tiles_line = line_no;
-          if (num_tiles != 6) {
-            fail(line_no, vcol, "expected 6 tiles for a cube, found NUM_TILES: " + value);
-          }
+          if (num_tiles < 1)
+            fail(line_no, vcol, "expected at least 1 tile, found NUM_TILES: " + value);
         }
         continue;
       }
@@ -296,15 +295,8 @@ class JsonParser {
     }
     if (!has_pieces && !doc_.contains("sets")) fail("", "expected \"pieces\" or \"sets\"");
 
-    const std::size_t faces = make_faces(spec.size, spec.structure).size();
-    std::size_t total = 0;
-    for (const PieceSpec& p : spec.pieces) total += static_cast<std::size_t>(p.count);
-    if (total != faces) {
-      fail(has_pieces ? "pieces" : "sets",
-           "expected " + std::to_string(faces) + " pieces for the " + std::to_string(faces) +
-               " faces of the " + (spec.structure.size() == 1 ? "cube" : "structure") + ", found " +
-               std::to_string(total));
-    }
+    // Any number of plates: spare ones stay unused, too few leave the puzzle without a solution
+    // (the model says why).
     return spec;
   }
 
