@@ -92,7 +92,11 @@ class SymmetricSolver {
  public:
   // Throws ProblemError when an element is not a permutation of the items, does not map every
   // option to an option, or when two options cover the same items.
+  // `problem` must outlive the solver; a temporary is refused at compile time. One
+  // SymmetricSolver serves one thread at a time for solve(); its const members (image, judge,
+  // restricted...) may be called from any number of threads at once.
   SymmetricSolver(const Problem& problem, ItemGroup group);
+  SymmetricSolver(Problem&&, ItemGroup) = delete;  // it would dangle
   ~SymmetricSolver();
 
   // Counts (and optionally visits) one canonical solution per orbit.

@@ -6,6 +6,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/html.hpp"
 #include "cubex/render/svg.hpp"
@@ -58,18 +59,18 @@ int cmd_render(const std::vector<std::string>& args) {
   if (k == 0) throw UsageError("--solution counts from 1, found 0");
   if (limit == 0) throw UsageError("--limit must be at least 1");
 
+  for (const std::string* out : {&svg_out, &html_out}) {
+    if (!out->empty()) refuse_overwriting_input(out == &svg_out ? "svg" : "html", *out, {file, from});
+  }
+
+  g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   // The solutions to draw: K for the picture, up to max(K, limit) for the viewer.
   const std::uint64_t want = html_out.empty() ? k : std::max(k, limit);
   std::vector<nlohmann::json> sols;
   bool all_found = true;
   if (!from.empty()) {
-    nlohmann::json doc;
-    try {
-      doc = nlohmann::json::parse(read_file(from));
-    } catch (const nlohmann::json::parse_error& e) {
-      throw InputError(from, std::string("expected JSON: ") + e.what());
-    }
+    const nlohmann::json doc = read_json_file(from);
     if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {
       throw InputError(from, "", "expected an object with a \"solutions\" array");
     }
@@ -81,6 +82,7 @@ int cmd_render(const std::vector<std::string>& args) {
     SolveLimits limits;
     limits.stop = &g_stop;
     limits.max_solutions = want;
+    g_activity = "solving the puzzle";
     Solver solver(puzzle->problem());
     const SolveStats st = solver.solve(
         [&](std::span<const OptionId> s) {
@@ -98,6 +100,7 @@ int cmd_render(const std::vector<std::string>& args) {
                                  std::to_string(sols.size()));
   }
 
+  g_activity = "drawing the solutions";
   // Every solution drawn is re-checked first (a --from file may be stale or edited).
   std::vector<render::Scene> scenes;
   const std::size_t first = html_out.empty() ? k - 1 : 0;

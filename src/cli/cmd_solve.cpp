@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cubex/error.hpp"
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/limits.hpp"
@@ -65,7 +66,16 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool print = keep && !vm.count("quiet");
   const bool colour = print && stdout_wants_colour();
 
+  if (search.threads > kMaxThreads) {
+    throw UsageError("expected --threads from 0 (all cores) to " + std::to_string(kMaxThreads) +
+                     ", found " + std::to_string(search.threads));
+  }
+  if (!json_out.empty()) refuse_overwriting_input("json", json_out, {file, search.resume});
+  if (!search.checkpoint.empty()) refuse_overwriting_input("checkpoint", search.checkpoint, {file});
+  if (!search.resume.empty()) refuse_overwriting_input("resume", search.resume, {file});
+
   set_max_nodes(max_nodes);
+  g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
 
@@ -75,6 +85,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   limits.max_solutions = mode == "first" ? 1 : limit;
   if (mode == "first" && limit) limits.max_solutions = std::min<std::uint64_t>(limit, 1);
 
+  g_activity = "preparing the search";
   nlohmann::json solutions = nlohmann::json::array();
   const CubeGroup group = puzzle->symmetry_group(*sym_mode);
   const bool by_orbit = group.group.order() > 1;
@@ -98,6 +109,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     return true;
   };
   OrbitVisitor visitor(show);
+  g_activity = "searching";
   const SearchOutcome run =
       run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
   const SolveStats& st = run.st;
@@ -105,7 +117,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   const std::size_t kernel = sym ? sym->kernel() : 1;
   const bool interrupted = g_stop.load();
 
-  std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
+  std::cout << printable(puzzle->name()) << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
             << " items, " << with_commas(pb.num_options()) << " options)\n";
   std::cout << "solutions: " << with_commas(sy.total)
             << (st.complete   ? ""
@@ -133,6 +145,7 @@ int cmd_solve(const std::vector<std::string>& args) {
             << ", " << rate << "\n";
 
   if (!json_out.empty()) {
+    g_activity = "writing the JSON output";
     nlohmann::json j;
     j["puzzle"] = {{"file", file},
                    {"name", puzzle->name()},

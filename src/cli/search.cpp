@@ -30,6 +30,7 @@
 #include "cubex/core/parallel.hpp"
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 
 namespace po = boost::program_options;
 
@@ -329,7 +330,7 @@ SearchOutcome run_search(const Problem& original, const std::string& file, Orbit
   // Compact (a line per unit would make it large), atomic: a kill leaves the previous one whole.
   auto save = [&](const nlohmann::json& j) {
     try {
-      write_file_atomic(checkpoint, j.dump() + "\n");
+      write_file_atomic(checkpoint, dump_json(j) + "\n");  // file names need not be UTF-8
     } catch (const std::runtime_error& e) {
       throw UsageError(e.what());
     }

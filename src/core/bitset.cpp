@@ -390,6 +390,10 @@ class BitsetEngine final : public Engine {
       ++r.frontier;
       goto backup;
     }
+    if (limits.max_nodes && st.nodes >= limits.max_nodes) {  // one more node would pass it
+      st.complete = false;
+      goto done;
+    }
     ++st.nodes;
     if (limits.stop && (st.nodes & 1023) == 0 && limits.stop->load(std::memory_order_relaxed)) {
       st.complete = false;

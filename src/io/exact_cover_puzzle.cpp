@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "cubex/error.hpp"
 #include "cubex/io/knuth.hpp"
 #include "cubex/puzzle.hpp"
 
@@ -66,7 +67,7 @@ class ExactCoverPuzzle final : public Puzzle {
       bool first = true;
       for (ItemId i : f_.problem.option(o)) {
         if (!first) out += ' ';
-        out += f_.problem.item(i).name;
+        out += printable(f_.problem.item(i).name);  // no raw control bytes to the terminal
         first = false;
       }
       out += '\n';
@@ -85,6 +86,10 @@ class ExactCoverPuzzle final : public Puzzle {
 };
 
 }  // namespace
+
+std::unique_ptr<Puzzle> make_exact_cover(KnuthFile file, std::string name) {
+  return std::make_unique<ExactCoverPuzzle>(std::move(file), std::move(name));
+}
 
 std::unique_ptr<Puzzle> load_exact_cover(const std::string& path) {
   return std::make_unique<ExactCoverPuzzle>(read_knuth_file(path),
