@@ -99,8 +99,8 @@ TEST(RobustAfterEncoding, NonUtf8FileNameIsWrittenReplaced) {
 
   const std::string vox = dir.file("\xe9t\xe9.json", R"({"container": {"box": [2, 2, 1]},
       "pieces": [{"name": "L", "layers": [["##", "#."]]}, {"name": "o", "layers": [["#"]]}]})");
-  const auto h = run_cubex("render " + q(vox) + " --html " + q(dir / "v.html") + " --svg " +
-                           q(dir / "v.svg"));
+  const auto h =
+      run_cubex("render " + q(vox) + " --html " + q(dir / "v.html") + " --svg " + q(dir / "v.svg"));
   ASSERT_EQ(h.status, 0) << h.output;
   EXPECT_NE(slurp(dir / "v.html").find("\xef\xbf\xbdt\xef\xbf\xbd"), std::string::npos);
   const std::string svg = slurp(dir / "v.svg");
@@ -213,21 +213,28 @@ std::string solutions_line(const std::string& output) {
 TEST(RobustAfterInput, CrCrlfAndLfLineEndingsReadAlike) {
   TempDir dir;
   const std::vector<std::pair<std::string, std::string>> files = {
-      {".txt", slurp(test::source_file("puzzles/voxel/wooden-cube-6.txt"))},
+      // An L tromino and a monocube in their assembled places (a 2 x 2 x 1 box): 4 solutions;
+      // read as one line (CR-only, before), a single square piece: 1.
+      {".txt", "# box\n0 0 0  1 0 0  0 1 0\n1 1 0\n"},
       {".dlx", slurp(test::xc_file("l9.dlx"))},
       {".hcq", slurp(test::source_file("puzzles/happycube/HC_BQ_01.hcq"))},
   };
   for (const auto& [ext, text] : files) {
     const auto lf = run_cubex("solve " + q(dir.file("lf" + ext, text)) + " --symmetry none");
     ASSERT_EQ(lf.status, 0) << lf.output;
+    if (ext == ".txt") {
+      EXPECT_EQ(solutions_line(lf.output), "solutions: 4");
+    }
     for (const std::string eol : {"\r", "\r\n"}) {
       SCOPED_TRACE(ext + (eol == "\r" ? " CR" : " CRLF"));
       const std::string f = dir.file("x" + ext, with_endings(text, eol));
       const auto r = run_cubex("solve " + q(f) + " --symmetry none");
       ASSERT_EQ(r.status, 0) << r.output;
       EXPECT_EQ(solutions_line(r.output), solutions_line(lf.output));
-      // Same number of pieces/items too: the header line after the name.
-      EXPECT_EQ(r.output.substr(r.output.find(" (")), lf.output.substr(lf.output.find(" (")));
+      // The same matrix: the header line after the name (items, options).
+      EXPECT_EQ(
+          r.output.substr(r.output.find(" ("), r.output.find('\n') - r.output.find(" (")),
+          lf.output.substr(lf.output.find(" ("), lf.output.find('\n') - lf.output.find(" (")));
     }
   }
   // A CR-only error still names the right line.
@@ -245,7 +252,8 @@ TEST(RobustAfterInput, DuplicateJsonKeysAreRefusedWithTheirPath) {
     }
     return "";
   };
-  EXPECT_EQ(error(R"({"a": 1, "a": 2})"), "d.json: expected each key once in an object, found \"a\" twice");
+  EXPECT_EQ(error(R"({"a": 1, "a": 2})"),
+            "d.json: expected each key once in an object, found \"a\" twice");
   EXPECT_EQ(error(R"({"a": {"b": [1, {"c": 1, "d": [], "c": 2}]}})"),
             "d.json: a.b[1]: expected each key once in an object, found \"c\" twice");
   EXPECT_EQ(error(R"([[0], {"x": [1, 2], "y": {"z": 1, "z": 1}}])"),
@@ -254,7 +262,8 @@ TEST(RobustAfterInput, DuplicateJsonKeysAreRefusedWithTheirPath) {
 
   TempDir dir;
   const std::string vox = dir.file(
-      "v.json", R"({"container": {"box": [2, 2, 1]}, "pieces": [{"name": "L", "layers": [["##", "#."]]},
+      "v.json",
+      R"({"container": {"box": [2, 2, 1]}, "pieces": [{"name": "L", "layers": [["##", "#."]]},
                    {"name": "o", "layers": [["#"]], "name": "p"}]})");
   auto r = run_cubex("solve " + q(vox));
   EXPECT_EQ(r.status, 2);
@@ -282,8 +291,9 @@ TEST(RobustAfterInput, HcqWithoutEofRepeatedHeaderOrWithoutNameIsRefused) {
   twice.insert(twice.find("TYPE:"), "NAME: again\n");
   std::string no_name = seed.substr(seed.find('\n') + 1);
   const std::vector<Case> cases = {
-      {no_eof, "t.hcq:13: expected EOF after the last tile, found the end of the file (is the "
-               "file truncated?)"},
+      {no_eof,
+       "t.hcq:12: expected EOF after the last tile, found the end of the file (is the "
+       "file truncated?)"},
       {twice, "t.hcq:2:1: expected each header line once, found NAME: again (first on line 1)"},
       {no_name, "t.hcq:1: expected a NAME: header line"},
   };
@@ -331,10 +341,13 @@ TEST(RobustAfterInput, NegativeAndEmptyOptionValuesAreRefused) {
     std::string args, want;
   };
   const std::vector<Case> cases = {
-      {"solve " + q(f) + " --limit -1", "expected --limit to be a whole number of 0 or more, found '-1'"},
-      {"solve " + q(f) + " --threads -1", "expected --threads to be a whole number of 0 or more, found '-1'"},
+      {"solve " + q(f) + " --limit -1",
+       "expected --limit to be a whole number of 0 or more, found '-1'"},
+      {"solve " + q(f) + " --threads -1",
+       "expected --threads to be a whole number of 0 or more, found '-1'"},
       {"solve " + q(f) + " --threads=-1", "expected --threads to be a whole number of 0 or more"},
-      {"solve " + q(f) + " --threads 5000", "expected --threads from 0 (all cores) to 1024, found 5000"},
+      {"solve " + q(f) + " --threads 5000",
+       "expected --threads from 0 (all cores) to 1024, found 5000"},
       {"solve " + q(f) + " --max-nodes -1", "expected --max-nodes to be a whole number"},
       {"solve " + q(f) + " --json ''", "expected a value after --json, found an empty string"},
       {"solve " + q(f) + " --checkpoint ''", "expected a value after --checkpoint"},
@@ -428,8 +441,8 @@ TEST(RobustAfterFiles, StaleTemporariesOfDeadWritersAreRemoved) {
   const pid_t child = fork();
   if (child == 0) _exit(0);
   waitpid(child, nullptr, 0);  // a PID that no longer runs
-  const std::string stale = dir.file(".out.json.cubex-tmp." + std::to_string(child) + ".a1b2c3",
-                                     std::string(1000, 'x'));
+  const std::string stale =
+      dir.file(".out.json.cubex-tmp." + std::to_string(child) + ".a1b2c3", std::string(1000, 'x'));
   const std::string live =
       dir.file(".out.json.cubex-tmp." + std::to_string(getpid()) + ".d4e5f6", "y");
   const std::string other = dir.file(".other.json.cubex-tmp." + std::to_string(child) + ".zz", "z");

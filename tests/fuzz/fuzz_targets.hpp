@@ -85,9 +85,20 @@ inline void solve_some(const Problem& pb, const Puzzle* puzzle = nullptr) {
     }
   }
   if (runs == 2) {
-    require(st[0].solutions == st[1].solutions && st[0].nodes == st[1].nodes &&
-                st[0].complete == st[1].complete && found[0] == found[1],
-            "both backends walk the same tree");
+    // Within a node limit the two may meet the solutions in a different order (and so count a
+    // few more or fewer before the limit); a whole tree has the same nodes and solutions.
+    require(st[0].complete == st[1].complete, "both backends stop at the node limit alike");
+    if (st[0].complete) {
+      require(st[0].nodes == st[1].nodes && st[0].solutions == st[1].solutions,
+              "both backends walk the same tree");
+      if (st[0].solutions <= 8) {
+        for (auto& list : found) {
+          for (auto& sol : list) std::sort(sol.begin(), sol.end());
+          std::sort(list.begin(), list.end());
+        }
+        require(found[0] == found[1], "both backends find the same solutions");
+      }
+    }
   }
 }
 
@@ -195,8 +206,7 @@ inline constexpr const char* kVerifyHcq =
     "4 [0, 1, 0, 1, 0; 0, 0, 1, 0, 0; 0, 0, 1, 0, 0; 0, 1, 0, 1, 0]\n"
     "5 [0, 1, 0, 1, 0; 0, 0, 1, 0, 0; 0, 1, 0, 1, 1; 1, 0, 1, 0, 0]\n"
     "6 [0, 1, 0, 1, 0; 0, 0, 1, 0, 0; 0, 1, 0, 1, 0; 0, 0, 1, 0, 0]\nEOF\n";
-inline constexpr const char* kVerifyDlx =
-    "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+inline constexpr const char* kVerifyDlx = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 
 // The puzzles the verify target checks solutions against, one of each kind; the seeds in
 // tests/fuzz/corpus/fuzz_verify are `cubex solve FILE --all --json --symmetry none` of them.
