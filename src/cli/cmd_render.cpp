@@ -60,7 +60,8 @@ int cmd_render(const std::vector<std::string>& args) {
   if (limit == 0) throw UsageError("--limit must be at least 1");
 
   for (const std::string* out : {&svg_out, &html_out}) {
-    if (!out->empty()) refuse_overwriting_input(out == &svg_out ? "svg" : "html", *out, {file, from});
+    if (!out->empty())
+      refuse_overwriting_input(out == &svg_out ? "svg" : "html", *out, {file, from});
   }
 
   g_activity = "reading and compiling the puzzle";

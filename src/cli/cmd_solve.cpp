@@ -6,9 +6,9 @@
 #include <iostream>
 #include <optional>
 
-#include "cubex/error.hpp"
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
+#include "cubex/error.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/symmetry.hpp"
@@ -117,8 +117,9 @@ int cmd_solve(const std::vector<std::string>& args) {
   const std::size_t kernel = sym ? sym->kernel() : 1;
   const bool interrupted = g_stop.load();
 
-  std::cout << printable(puzzle->name()) << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
-            << " items, " << with_commas(pb.num_options()) << " options)\n";
+  std::cout << printable(puzzle->name()) << " (" << puzzle->kind() << ", "
+            << with_commas(pb.num_items()) << " items, " << with_commas(pb.num_options())
+            << " options)\n";
   std::cout << "solutions: " << with_commas(sy.total)
             << (st.complete   ? ""
                 : interrupted ? " (interrupted: counted so far)"

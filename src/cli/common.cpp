@@ -97,8 +97,8 @@ void check_option_values(const boost::program_options::parsed_options& parsed,
     for (const std::string& v : o.value) {
       const std::size_t at = v.find_first_not_of(" \t");
       if (is_unsigned(type) && at != std::string::npos && v[at] == '-') {
-        throw UsageError("expected --" + o.string_key + " to be a whole number of 0 or more, found '" +
-                         excerpt(v) + "'");
+        throw UsageError("expected --" + o.string_key +
+                         " to be a whole number of 0 or more, found '" + excerpt(v) + "'");
       }
       if (type == typeid(std::string) && v.empty()) {
         throw UsageError("expected a value after --" + o.string_key + ", found an empty string");

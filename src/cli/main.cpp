@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
       std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
       return cubex::cli::kExitBadInput;
     } catch (const boost::program_options::error& e) {
-      std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\nTry 'cubex " << c.name
-                << " --help'.\n";
+      std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\nTry 'cubex "
+                << c.name << " --help'.\n";
       return cubex::cli::kExitBadInput;
     } catch (const cubex::cli::UsageError& e) {
       std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\n";

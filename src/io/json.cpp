@@ -77,7 +77,6 @@ void check_depth(std::string_view text, const std::string& file) {
   }
 }
 
-
 // Tracks the path of the value being parsed and the keys of each open object, to refuse a key
 // given twice in one object.
 class DuplicateKeys {
@@ -101,8 +100,9 @@ class DuplicateKeys {
         f.key = parsed.get<std::string>();
         if (!f.keys.insert(f.key).second) {
           f.key.clear();
-          throw InputError(file_, path(), "expected each key once in an object, found \"" +
-                                              excerpt(parsed.get<std::string>(), 60) + "\" twice");
+          throw InputError(file_, path(),
+                           "expected each key once in an object, found \"" +
+                               excerpt(parsed.get<std::string>(), 60) + "\" twice");
         }
         break;
       }

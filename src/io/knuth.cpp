@@ -68,9 +68,8 @@ struct Parser {
     for (std::size_t i = 0; i < name.size();) {
       const std::size_t len = utf8_length(name, i);
       if (len == 0) {
-        fail(col + static_cast<int>(i),
-             "expected an item name in UTF-8, found the byte " + excerpt(name.substr(i, 1)) +
-                 " in " + quoted(name));
+        fail(col + static_cast<int>(i), "expected an item name in UTF-8, found the byte " +
+                                            excerpt(name.substr(i, 1)) + " in " + quoted(name));
       }
       i += len;
     }

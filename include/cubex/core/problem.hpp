@@ -51,7 +51,8 @@ constexpr std::uint32_t kMaxMultiplicity = 0x7fffffff;
 class Problem {
  public:
   // Adds an item; names must be unique and non-empty. Throws ProblemError otherwise, when
-  // lo > hi, or when hi > kMaxMultiplicity. Items may be added in any order; the solver sorts primaries first.
+  // lo > hi, or when hi > kMaxMultiplicity. Items may be added in any order; the solver sorts
+  // primaries first.
   ItemId add_primary(std::string name, std::uint32_t lo = 1, std::uint32_t hi = 1);
   ItemId add_secondary(std::string name);
 

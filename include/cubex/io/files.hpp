@@ -20,9 +20,10 @@ std::string_view unix_newlines(std::string_view text, std::string& storage);
 // Writes `content` to `path` through a temporary file in the same folder that is renamed into
 // place, so `path` is either untouched or complete. The temporary is ".NAME.cubex-tmp.PID.XXXXXX"
 // (PID: this process); one left by a process that no longer runs (killed by SIGKILL while
-// writing) is removed by the next write to the same NAME. A symbolic link is written through (the file
-// it names is replaced); a device or pipe (/dev/stdout, /dev/full, a FIFO) is written directly.
-// Throws std::runtime_error with the reason ("cannot write PATH: No space left on device").
+// writing) is removed by the next write to the same NAME. A symbolic link is written through (the
+// file it names is replaced); a device or pipe (/dev/stdout, /dev/full, a FIFO) is written
+// directly. Throws std::runtime_error with the reason ("cannot write PATH: No space left on
+// device").
 void write_file_atomic(const std::string& path, std::string_view content);
 
 }  // namespace cubex
