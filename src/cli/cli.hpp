@@ -10,14 +10,11 @@
 
 namespace cubex::cli {
 
-// Exit statuses, documented in README ("Errors and limits").
+// Exit statuses, documented in docs/errors.md and docs/cubex.1.
 constexpr int kExitOk = 0;
 constexpr int kExitInternal = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitInterrupted = 130;
-
-// The most worker threads --threads takes (more would only cost memory and switching).
-constexpr unsigned kMaxThreads = 1024;
 
 // A mistake on the command line (unknown flag, conflicting modes): exit 2 with a hint.
 struct UsageError : std::runtime_error {

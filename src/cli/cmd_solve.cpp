@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/limits.hpp"
@@ -23,13 +24,13 @@ int cmd_solve(const std::vector<std::string>& args) {
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n"
       "                   [--symmetry none|rotations|auto]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n"
-      "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
+      "  .dlx, .xc   Knuth's exact-cover format (see docs/formats.md)\n"
       "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
       "  .json       a voxel puzzle (polycube packing; \"kind\": \"voxel\" or none), or\n"
       "              \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n"
       "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
       "options");
-  std::string file, json_out, symmetry = "auto";
+  std::string file, json_out, symmetry;
   std::uint64_t limit = 0, max_nodes = limits().max_nodes;
   SearchOptions search;
   // clang-format off
@@ -40,7 +41,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     ("all", "print every solution (and put them in --json)")
     ("limit", po::value(&limit), "stop after N solutions")
     ("json", po::value(&json_out), "write counts, solutions and statistics to OUT as JSON")
-    ("symmetry", po::value(&symmetry),
+    ("symmetry", po::value(&symmetry)->default_value("auto"),
      "auto (default): also count solutions up to the puzzle's symmetry (rotations, and "
      "reflections where the pieces allow), listing one solution per class; rotations: "
      "rotations only; none: every solution counted and listed")
@@ -57,7 +58,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   const int modes = static_cast<int>(vm.count("count") + vm.count("first") + vm.count("all"));
   if (modes > 1) throw UsageError("choose one of --count, --first and --all");
-  const std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
+  std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
   if (!sym_mode) {
     throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
   }
@@ -66,15 +67,24 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool print = keep && !vm.count("quiet");
   const bool colour = print && stdout_wants_colour();
 
-  if (search.threads > kMaxThreads) {
-    throw UsageError("expected --threads from 0 (all cores) to " + std::to_string(kMaxThreads) +
-                     ", found " + std::to_string(search.threads));
-  }
   if (!json_out.empty()) refuse_overwriting_input("json", json_out, {file, search.resume});
   if (!search.checkpoint.empty()) refuse_overwriting_input("checkpoint", search.checkpoint, {file});
   if (!search.resume.empty()) refuse_overwriting_input("resume", search.resume, {file});
 
   set_max_nodes(max_nodes);
+  load_resume(search);  // --resume: the checkpoint decides the symmetry mode and backend
+  if (search.saved) {
+    const CheckpointRun& r = search.saved_run;
+    if (!vm["symmetry"].defaulted() && symmetry != r.symmetry) {
+      throw UsageError("--symmetry " + symmetry + " differs from the checkpoint's '" + r.symmetry +
+                       "' (leave it out: --resume takes it from the checkpoint)");
+    }
+    symmetry = r.symmetry;
+    sym_mode = parse_symmetry_mode(symmetry);
+    if (!sym_mode)
+      throw InputError(search.resume, "run.symmetry", "expected none, rotations or auto");
+    if (vm.count("backend") == 0) search.backend = r.backend;
+  }
   g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
@@ -108,14 +118,14 @@ int cmd_solve(const std::vector<std::string>& args) {
     }
     return true;
   };
-  OrbitVisitor visitor(show);
+  ClassVisitor visitor(show);
   g_activity = "searching";
-  const SearchOutcome run =
-      run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
-  const SolveStats& st = run.st;
-  const Tally& sy = run.tally;
+  const SearchOutcome run = run_search(pb, file, keep ? &visitor : nullptr, limits, search,
+                                       sym ? &*sym : nullptr, symmetry);
+  const JobResult& st = run.job;
+  const JobCounts& sy = run.job.counts;
   const std::size_t kernel = sym ? sym->kernel() : 1;
-  const bool interrupted = g_stop.load();
+  const bool interrupted = st.stopped;
 
   std::cout << printable(puzzle->name()) << " (" << puzzle->kind() << ", "
             << with_commas(pb.num_items()) << " items, " << with_commas(pb.num_options())
@@ -141,8 +151,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
-                st.seconds > 0 ? st.nodes / st.seconds / 1e6 : 0.0);
-  std::cout << "nodes: " << with_commas(st.nodes) << ", updates: " << with_commas(st.updates)
+                st.seconds > 0 ? sy.nodes / st.seconds / 1e6 : 0.0);
+  std::cout << "nodes: " << with_commas(sy.nodes) << ", updates: " << with_commas(sy.updates)
             << ", " << rate << "\n";
 
   if (!json_out.empty()) {
@@ -160,9 +170,8 @@ int cmd_solve(const std::vector<std::string>& args) {
                    {"symmetric", sy.symmetric}};
     j["symmetry"] = {{"mode", symmetry}, {"elements", group.symmetry}};
     j["solutions"] = std::move(solutions);
-    j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
-                  {"seconds", st.seconds},      {"complete", st.complete},
-                  {"interrupted", interrupted}, {"threads", run.threads}};
+    j["stats"] = {{"nodes", sy.nodes},       {"updates", sy.updates},      {"seconds", st.seconds},
+                  {"complete", st.complete}, {"interrupted", interrupted}, {"threads", st.threads}};
     j["search"] = run.json;
     write_json(json_out, j);
   }
