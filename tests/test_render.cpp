@@ -371,7 +371,7 @@ TEST(RenderCli, BadInputExits2AndWritesNothing) {
             "expected an object with a \"solutions\" array"},
            {"'" + soma + "' --from '" + tmp.file("y.json", "{\"solutions\": [") + "' --svg '" +
                 out + "'",
-            "y.json: expected JSON"},
+            "y.json:1:16: expected JSON, syntax error"},
            {"'" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
                 "' --symmetry none --solution 49 --svg '" + out + "'",
             "expected at least 49 solution(s) for --solution 49, found 48"},

@@ -73,5 +73,8 @@ std::unique_ptr<Puzzle> load_puzzle(const std::string& path);
 
 // The exact-cover front end: a Problem read from Knuth's format, solutions as lists of options.
 std::unique_ptr<Puzzle> load_exact_cover(const std::string& path);
+// The same for a file already parsed (parse_knuth); `name` is what name() returns.
+struct KnuthFile;
+std::unique_ptr<Puzzle> make_exact_cover(KnuthFile file, std::string name);
 
 }  // namespace cubex

@@ -75,6 +75,10 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool print = keep && !vm.count("quiet");
   const bool colour = print && stdout_wants_colour();
 
+  if (!json_out.empty()) refuse_overwriting_input("json", json_out, {file, search.resume});
+  if (!search.checkpoint.empty()) refuse_overwriting_input("checkpoint", search.checkpoint, {file});
+  if (!search.resume.empty()) refuse_overwriting_input("resume", search.resume, {file});
+
   set_max_nodes(max_nodes);
   load_resume(search);  // --resume: the checkpoint decides the symmetry mode and backend
   if (search.saved) {
@@ -89,6 +93,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       throw InputError(search.resume, "run.symmetry", "expected none, rotations or auto");
     if (vm.count("backend") == 0) search.backend = r.backend;
   }
+  g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
 
@@ -124,6 +129,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   limits.max_solutions = mode == "first" ? 1 : limit;
   if (mode == "first" && limit) limits.max_solutions = std::min<std::uint64_t>(limit, 1);
 
+  g_activity = "preparing the search";
   nlohmann::json solutions = nlohmann::json::array();
   const CubeGroup group = puzzle->symmetry_group(*sym_mode);
   const bool by_orbit = group.group.order() > 1;
@@ -147,6 +153,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     return true;
   };
   ClassVisitor visitor(show);
+  g_activity = "searching";
   const SearchOutcome run = run_search(pb, file, keep ? &visitor : nullptr, limits, search,
                                        sym ? &*sym : nullptr, symmetry);
   const JobResult& st = run.job;
@@ -154,8 +161,9 @@ int cmd_solve(const std::vector<std::string>& args) {
   const std::size_t kernel = sym ? sym->kernel() : 1;
   const bool interrupted = st.stopped;
 
-  std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
-            << " items, " << with_commas(pb.num_options()) << " options)\n";
+  std::cout << printable(puzzle->name()) << " (" << puzzle->kind() << ", "
+            << with_commas(pb.num_items()) << " items, " << with_commas(pb.num_options())
+            << " options)\n";
   for (const std::string& n : notes) std::cout << note_line(n) << "\n";
   // With symmetry, a search that stopped early has found whole classes: say how many, and how
   // many solutions they stand for ("1 class of 48", not "48" as if 48 had been found one by one).
@@ -199,6 +207,7 @@ int cmd_solve(const std::vector<std::string>& args) {
             << ", " << rate << "\n";
 
   if (!json_out.empty()) {
+    g_activity = "writing the JSON output";
     nlohmann::json j;
     j["puzzle"] = {{"file", file},
                    {"name", puzzle->name()},

@@ -33,7 +33,9 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (files.size() != 2) throw UsageError("expected PUZZLE and SOLUTIONS.json");
 
   set_max_nodes(max_nodes);
+  g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(files[0]);
+  g_activity = "reading and checking the solutions";
   const nlohmann::json doc = read_json_file(files[1]);
   if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {
     throw InputError(files[1], "", "expected an object with a \"solutions\" array");
@@ -44,7 +46,8 @@ int cmd_verify(const std::vector<std::string>& args) {
     std::string why = puzzle->verify_solution(sols[k]);
     if (!why.empty()) {
       ++bad;
-      std::cerr << "cubex: " << files[1] << ": solutions[" << k << "]: " << why << "\n";
+      std::cerr << "cubex: " << printable(files[1]) << ": solutions[" << k
+                << "]: " << printable(why, true) << "\n";
     } else if (!vm.count("quiet")) {
       std::cout << "solution " << k + 1 << ": ok\n";
     }

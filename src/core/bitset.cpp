@@ -466,6 +466,11 @@ class BitsetEngine final : public Engine {
       st.complete = false;
       goto done;
     }
+    if (limits.max_nodes && st.nodes >= limits.max_nodes) {  // one more would pass it
+      SpanCursor::set_rest(r, frame_.data(), level, false);
+      st.complete = false;
+      goto done;
+    }
     ++st.nodes;
     if (is_open_empty(level)) {
       ++st.solutions;

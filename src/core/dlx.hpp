@@ -371,6 +371,11 @@ struct Dlx {
         st.complete = false;
         goto done;
       }
+      if (limits.max_nodes && st.nodes >= limits.max_nodes) {  // one more would pass it
+        SpanCursor::set_rest(r, frame.data(), level, false);
+        st.complete = false;
+        goto done;
+      }
       ++st.nodes;
       if (rlink[0] == 0) {
         ++st.solutions;

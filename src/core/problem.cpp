@@ -7,6 +7,10 @@ namespace cubex {
 
 ItemId Problem::add_item(Item item) {
   if (item.name.empty()) throw ProblemError("item name is empty");
+  if (item.hi > kMaxMultiplicity) {
+    throw ProblemError("item '" + item.name + "': upper bound " + std::to_string(item.hi) +
+                       " is more than the solver takes (" + std::to_string(kMaxMultiplicity) + ")");
+  }
   if (item.lo > item.hi) {
     throw ProblemError("item '" + item.name + "': lower bound " + std::to_string(item.lo) +
                        " exceeds upper bound " + std::to_string(item.hi));

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "cubex/error.hpp"
 #include "cubex/io/json.hpp"
 #include "cubex/render/colour.hpp"
 
@@ -393,7 +394,8 @@ class HappyCubePuzzle final : public Puzzle {
     const int n = spec_.size;
     const bool single = spec_.net_places();
     bool short_names = true;
-    for (const Chosen& ch : chosen) short_names &= ch.piece.size() == 1;
+    for (const Chosen& ch : chosen)  // a letter that prints as itself (no control byte)
+      short_names &= ch.piece.size() == 1 && ch.piece[0] > ' ' && ch.piece[0] < 0x7f;
     struct Block {
       int row, col;  // in the whole drawing: crosses side by side
       std::string label;
@@ -502,7 +504,7 @@ std::string instruction(const std::string& piece, int rotations_ccw, bool flippe
   if (rotations_ccw % 4 != 0) {
     steps.push_back(std::string("turn it ") + kTimes[rotations_ccw % 4] + " counter-clockwise");
   }
-  std::string out = "Take part " + piece;
+  std::string out = "Take part " + printable(piece);
   if (steps.empty()) return out + " and put it on " + place_words(face) + ".";
   for (const std::string& s : steps) out += ", " + s;
   return out + ", and put it on " + place_words(face) + ".";

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "cubex/error.hpp"
 #include "cubex/io/knuth.hpp"
 #include "cubex/puzzle.hpp"
 
@@ -74,7 +75,7 @@ class ExactCoverPuzzle final : public Puzzle {
       const auto cols = f_.problem.option_colours(o);
       for (std::size_t k = 0; k < items.size(); ++k) {
         if (k) out += ' ';
-        out += f_.problem.item(items[k]).name;
+        out += printable(f_.problem.item(items[k]).name);  // no raw control bytes
         if (cols[k]) out += ':' + f_.problem.colour_name(cols[k]);
       }
       out += '\n';
@@ -93,6 +94,10 @@ class ExactCoverPuzzle final : public Puzzle {
 };
 
 }  // namespace
+
+std::unique_ptr<Puzzle> make_exact_cover(KnuthFile file, std::string name) {
+  return std::make_unique<ExactCoverPuzzle>(std::move(file), std::move(name));
+}
 
 std::unique_ptr<Puzzle> load_exact_cover(const std::string& path) {
   return std::make_unique<ExactCoverPuzzle>(read_knuth_file(path),

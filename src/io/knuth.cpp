@@ -66,6 +66,15 @@ struct Parser {
         fail(col, "expected an item name, found a control character in " + quoted(name));
       }
     }
+    // Names go into JSON (--json, checkpoints, the viewer), which is UTF-8.
+    for (std::size_t i = 0; i < name.size();) {
+      const std::size_t len = utf8_length(name, i);
+      if (len == 0) {
+        fail(col + static_cast<int>(i), "expected an item name in UTF-8, found the byte " +
+                                            excerpt(name.substr(i, 1)) + " in " + quoted(name));
+      }
+      i += len;
+    }
   }
 
   std::uint32_t number(std::string_view s, int col, std::string_view token) const {
@@ -173,6 +182,8 @@ struct Parser {
 }  // namespace
 
 KnuthFile parse_knuth(std::string_view text, const std::string& name) {
+  std::string storage;
+  text = unix_newlines(text, storage);
   KnuthFile out;
   Parser ps{name};
   bool have_items = false;
@@ -216,7 +227,7 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name) {
 }
 
 KnuthFile read_knuth_file(const std::string& path) {
-  return parse_knuth(read_file(path), path);
+  return parse_knuth(read_text_file(path), path);
 }
 
 std::string to_knuth(const Problem& problem) {

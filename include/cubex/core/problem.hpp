@@ -47,10 +47,17 @@ class ProblemError : public std::exception {
   std::string what_;
 };
 
+// The largest multiplicity (upper bound `hi`) an item may have: the solver counts coverings in
+// 32-bit signed integers.
+constexpr std::uint32_t kMaxMultiplicity = 0x7fffffff;
+
+// Threads: a Problem is built by one thread; once built, its const members may be called from
+// any number of threads at once (solvers only read it).
 class Problem {
  public:
-  // Adds an item; names must be unique and non-empty. Throws ProblemError otherwise, or when
-  // lo > hi. Items may be added in any order; the solver sorts primaries first.
+  // Adds an item; names must be unique and non-empty. Throws ProblemError otherwise, when
+  // lo > hi, or when hi > kMaxMultiplicity. Items may be added in any order; the solver sorts
+  // primaries first.
   ItemId add_primary(std::string name, std::uint32_t lo = 1, std::uint32_t hi = 1);
   ItemId add_secondary(std::string name);
 

@@ -9,11 +9,21 @@ namespace cubex {
 // Reads a whole file (or a pipe, to its end); throws InputError("cannot open ...") when it
 // cannot, and when it holds more than limits().max_file_bytes (cubex/limits.hpp).
 std::string read_file(const std::string& path);
+// read_file for the text formats: also throws InputError ("FILE:LINE:COL: expected text, found a
+// NUL byte") at the first NUL byte, as soon as the block holding it is read.
+std::string read_text_file(const std::string& path);
+
+// The text formats accept LF, CRLF and CR-only (old Mac) line endings alike: returns `text` when
+// it holds no CR, else a copy in `storage` with each CRLF and each lone CR turned into LF.
+std::string_view unix_newlines(std::string_view text, std::string& storage);
 
 // Writes `content` to `path` through a temporary file in the same folder that is renamed into
-// place, so `path` is either untouched or complete. A symbolic link is written through (the file
-// it names is replaced); a device or pipe (/dev/stdout, /dev/full, a FIFO) is written directly.
-// Throws std::runtime_error with the reason ("cannot write PATH: No space left on device").
+// place, so `path` is either untouched or complete. The temporary is ".NAME.cubex-tmp.PID.XXXXXX"
+// (PID: this process); one left by a process that no longer runs (killed by SIGKILL while
+// writing) is removed by the next write to the same NAME. A symbolic link is written through (the
+// file it names is replaced); a device or pipe (/dev/stdout, /dev/full, a FIFO) is written
+// directly. Throws std::runtime_error with the reason ("cannot write PATH: No space left on
+// device").
 void write_file_atomic(const std::string& path, std::string_view content);
 
 }  // namespace cubex
