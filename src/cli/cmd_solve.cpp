@@ -1,13 +1,16 @@
-// cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT] [--threads N]
+// cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT] [--jsonl OUT] [--expand]
+//                  [--threads N]
 //                  [--symmetry none|rotations|auto] [--checkpoint FILE] [--resume FILE]
 //                  [--shard K/N] [--max-nodes N]
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
+#include "cubex/io/solve_output.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/symmetry.hpp"
@@ -20,7 +23,7 @@ namespace cubex::cli {
 int cmd_solve(const std::vector<std::string>& args) {
   po::options_description opts(
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n"
-      "                   [--symmetry none|rotations|auto]\n\n"
+      "                   [--jsonl OUT] [--expand] [--symmetry none|rotations|auto]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n"
       "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
       "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
@@ -28,7 +31,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "              \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n"
       "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
       "options");
-  std::string file, json_out, symmetry = "auto";
+  std::string file, json_out, jsonl_out, symmetry = "auto";
   std::uint64_t limit = 0, max_nodes = limits().max_nodes;
   SearchOptions search;
   // clang-format off
@@ -38,7 +41,12 @@ int cmd_solve(const std::vector<std::string>& args) {
     ("first", "find and print the first solution")
     ("all", "print every solution (and put them in --json)")
     ("limit", po::value(&limit), "stop after N solutions")
-    ("json", po::value(&json_out), "write counts, solutions and statistics to OUT as JSON")
+    ("json", po::value(&json_out),
+     "write counts, solutions and statistics to OUT as JSON (schema cubex-solve/1), solutions "
+     "streamed as they are found; '-' is standard output (the summary then goes to stderr)")
+    ("jsonl", po::value(&jsonl_out),
+     "the same as JSON lines: a header line, a line per solution, an end line with the counts")
+    ("expand", "list every solution of each class found, not one per class (with --first/--all)")
     ("symmetry", po::value(&symmetry),
      "auto (default): also count solutions up to the puzzle's symmetry (rotations, and "
      "reflections where the pieces allow), listing one solution per class; rotations: "
@@ -61,9 +69,17 @@ int cmd_solve(const std::vector<std::string>& args) {
     throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
   }
   const std::string mode = vm.count("first") ? "first" : vm.count("all") ? "all" : "count";
+  const bool expand = vm.count("expand") > 0;
+  if (expand && mode == "count") throw UsageError("--expand lists solutions: add --all or --first");
+  if (json_out == "-" && jsonl_out == "-") {
+    throw UsageError("--json - and --jsonl - would both write to standard output: choose one");
+  }
+  // With JSON on standard output, everything for people goes to standard error.
+  const bool json_stdout = json_out == "-" || jsonl_out == "-";
+  std::ostream& text = json_stdout ? std::cerr : std::cout;
   const bool keep = mode != "count";
   const bool print = keep && !vm.count("quiet");
-  const bool colour = print && stdout_wants_colour();
+  const bool colour = print && !json_stdout && stdout_wants_colour();
 
   set_max_nodes(max_nodes);
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
@@ -75,26 +91,70 @@ int cmd_solve(const std::vector<std::string>& args) {
   limits.max_solutions = mode == "first" ? 1 : limit;
   if (mode == "first" && limit) limits.max_solutions = std::min<std::uint64_t>(limit, 1);
 
-  nlohmann::json solutions = nlohmann::json::array();
   const CubeGroup group = puzzle->symmetry_group(*sym_mode);
   const bool by_orbit = group.group.order() > 1;
   std::optional<SymmetricSolver> sym;
   if (by_orbit) sym.emplace(pb, group.group);
-  std::uint64_t k = 0;
-  auto show = [&](std::span<const OptionId> s, std::uint64_t orbit) {
+  const std::size_t kernel = sym ? sym->kernel() : 1;
+
+  // The JSON outputs, opened (and their header buffered) before the search: a path that cannot
+  // be written fails now, and nothing reaches it before the search has started.
+  std::vector<std::unique_ptr<SolveStream>> streams;
+  const nlohmann::json header = {{"puzzle",
+                                  {{"file", file},
+                                   {"name", puzzle->name()},
+                                   {"kind", puzzle->kind()},
+                                   {"items", pb.num_items()},
+                                   {"options", pb.num_options()}}},
+                                 {"mode", mode},
+                                 {"expand", expand},
+                                 {"symmetry",
+                                  {{"mode", symmetry},
+                                   {"order", group.group.order()},
+                                   {"kernel", kernel},
+                                   {"elements", group.symmetry},
+                                   {"group", group_json(*puzzle, group)}}}};
+  try {
+    if (!json_out.empty())
+      streams.push_back(std::make_unique<SolveStream>(json_out, StreamFormat::kJson));
+    if (!jsonl_out.empty())
+      streams.push_back(std::make_unique<SolveStream>(jsonl_out, StreamFormat::kJsonl));
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  for (auto& st : streams) st->begin(header);
+
+  std::uint64_t k = 0, classes = 0;
+  auto emit = [&](std::span<const OptionId> s, std::uint64_t orbit, std::size_t element) {
     ++k;
-    if (!json_out.empty()) {
+    if (!streams.empty()) {
       nlohmann::json js = puzzle->solution_json(s);
-      if (by_orbit) js["orbit_size"] = orbit;
-      solutions.push_back(std::move(js));
+      js["index"] = k;
+      js["class"] = classes;
+      js["orbit_size"] = orbit;
+      js["element"] = element;
+      for (auto& st : streams)
+        if (!st->solution(js)) return false;  // the reader went away (`| head`): stop
     }
     if (print) {
-      std::cout << "Solution " << k;
-      if (by_orbit) std::cout << " (represents " << with_commas(orbit) << " up to symmetry)";
-      std::cout << ":\n"
-                << (colour ? puzzle->coloured_solution_text(s) : puzzle->solution_text(s)) << "\n";
-      if (!stdout_ok()) return false;  // nobody reads any more (`| head`): stop searching
+      text << "Solution " << k;
+      if (expand && by_orbit) {
+        text << " (class " << with_commas(classes) << " of " << with_commas(orbit)
+             << " solutions, symmetry element " << element << ")";
+      } else if (by_orbit) {
+        text << " (represents " << with_commas(orbit) << " up to symmetry)";
+      }
+      text << ":\n"
+           << (colour ? puzzle->coloured_solution_text(s) : puzzle->solution_text(s)) << "\n";
+      if (!json_stdout && !stdout_ok()) return false;  // nobody reads any more: stop searching
     }
+    return true;
+  };
+  auto show = [&](std::span<const OptionId> s, std::uint64_t orbit) {
+    ++classes;
+    if (!expand || !sym) return emit(s, orbit, 0);
+    for (const auto& [g, image] : orbit_of(*sym, s))
+      if (!emit(image, orbit, g)) return false;
     return true;
   };
   OrbitVisitor visitor(show);
@@ -102,55 +162,70 @@ int cmd_solve(const std::vector<std::string>& args) {
       run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
   const SolveStats& st = run.st;
   const Tally& sy = run.tally;
-  const std::size_t kernel = sym ? sym->kernel() : 1;
   const bool interrupted = g_stop.load();
 
-  std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
-            << " items, " << with_commas(pb.num_options()) << " options)\n";
-  std::cout << "solutions: " << with_commas(sy.total)
-            << (st.complete   ? ""
-                : interrupted ? " (interrupted: counted so far)"
-                              : " (stopped at the limit)")
-            << "\n";
+  text << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
+       << " items, " << with_commas(pb.num_options()) << " options)\n";
+  text << "solutions: " << with_commas(sy.total)
+       << (st.complete   ? ""
+           : interrupted ? " (interrupted: counted so far)"
+                         : " (stopped at the limit)")
+       << "\n";
   if (by_orbit) {
     std::size_t reflections = 0;
     for (int m : group.symmetry) reflections += m >= 24;
-    std::cout << "unique: " << with_commas(sy.unique) << " up to " << group.group.order()
-              << " symmetries (" << group.group.order() - reflections << " rotations, "
-              << reflections << " reflections); " << with_commas(sy.symmetric)
-              << " of them symmetric\n";
+    text << "unique: " << with_commas(sy.unique) << " up to " << group.group.order()
+         << " symmetries (" << group.group.order() - reflections << " rotations, " << reflections
+         << " reflections); " << with_commas(sy.symmetric) << " of them symmetric\n";
     if (kernel > 1) {
-      std::cout << "  (" << kernel - 1 << " of the symmetries move" << (kernel > 2 ? "" : "s")
-                << " no cell, like the mirror in the plane of a flat puzzle: every class has at "
-                   "most "
-                << group.group.order() / kernel << " solutions)\n";
+      text << "  (" << kernel - 1 << " of the symmetries move" << (kernel > 2 ? "" : "s")
+           << " no cell, like the mirror in the plane of a flat puzzle: every class has at "
+              "most "
+           << group.group.order() / kernel << " solutions)\n";
     }
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
                 st.seconds > 0 ? st.nodes / st.seconds / 1e6 : 0.0);
-  std::cout << "nodes: " << with_commas(st.nodes) << ", updates: " << with_commas(st.updates)
-            << ", " << rate << "\n";
+  text << "nodes: " << with_commas(st.nodes) << ", updates: " << with_commas(st.updates) << ", "
+       << rate << "\n";
 
-  if (!json_out.empty()) {
-    nlohmann::json j;
-    j["puzzle"] = {{"file", file},
-                   {"name", puzzle->name()},
-                   {"kind", puzzle->kind()},
-                   {"items", pb.num_items()},
-                   {"options", pb.num_options()}};
-    j["mode"] = mode;
-    j["counts"] = {{"total", sy.total},
-                   {"unique", sy.unique},
-                   {"group_order", group.group.order()},
-                   {"symmetric", sy.symmetric}};
-    j["symmetry"] = {{"mode", symmetry}, {"elements", group.symmetry}};
-    j["solutions"] = std::move(solutions);
-    j["stats"] = {{"nodes", st.nodes},          {"updates", st.updates},
-                  {"seconds", st.seconds},      {"complete", st.complete},
-                  {"interrupted", interrupted}, {"threads", run.threads}};
-    j["search"] = run.json;
-    write_json(json_out, j);
+  if (!streams.empty()) {
+    // The "search" object with every key whatever the run: a plain one-thread search was not
+    // cut into units (cut, units, units_in_shard, units_done are 0 then).
+    nlohmann::json search_json = run.json;
+    const nlohmann::json defaults = {
+        {"backend", "links"}, {"threads", run.threads}, {"fingerprint", ""},   {"cut", 0},
+        {"units", 0},         {"shard", "0/1"},         {"units_in_shard", 0}, {"units_done", 0}};
+    for (const auto& [key, value] : defaults.items())
+      if (!search_json.contains(key)) search_json[key] = value;
+    if (search_json["fingerprint"] == "") {
+      search_json["fingerprint"] = problem_fingerprint(sym ? sym->restricted() : pb) +
+                                   (sym ? "-g" + std::to_string(sym->group_order()) : "");
+    }
+    const nlohmann::json footer = {{"counts",
+                                    {{"total", sy.total},
+                                     {"unique", sy.unique},
+                                     {"group_order", group.group.order()},
+                                     {"symmetric", sy.symmetric},
+                                     {"listed", k}}},
+                                   {"stats",
+                                    {{"nodes", st.nodes},
+                                     {"updates", st.updates},
+                                     {"seconds", st.seconds},
+                                     {"complete", st.complete},
+                                     {"interrupted", interrupted},
+                                     {"threads", run.threads}}},
+                                   {"search", search_json}};
+    for (auto& out : streams) {
+      try {
+        out->end(footer);
+      } catch (const std::runtime_error& e) {
+        if (out->path() == "-" && out->error() == EPIPE)
+          continue;  // the reader went away: a quiet end
+        throw UsageError(e.what());
+      }
+    }
   }
   return interrupted ? kExitInterrupted : kExitOk;
 }
