@@ -78,12 +78,12 @@ py::object to_py(const nlohmann::json& j) {
     case nlohmann::json::value_t::array: {
       py::list l;
       for (const auto& e : j) l.append(to_py(e));
-      return std::move(l);
+      return l;
     }
     case nlohmann::json::value_t::object: {
       py::dict d;
       for (const auto& [k, v] : j.items()) d[py::str(k)] = to_py(v);
-      return std::move(d);
+      return d;
     }
     default:
       return py::none();
@@ -271,7 +271,7 @@ class SolutionIterator {
     d["orbit_size"] = f.orbit;
     d["class"] = f.cls;
     d["element"] = f.element;
-    return std::move(d);
+    return d;
   }
 
  private:

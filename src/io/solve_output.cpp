@@ -8,15 +8,36 @@
 namespace cubex {
 namespace {
 
-// `j` pretty-printed with 2 spaces, every line after the first indented by `indent` more.
-std::string indented(const nlohmann::json& j, const std::string& indent) {
-  const std::string text = j.dump(2);
-  std::string out;
-  out.reserve(text.size() + 64);
-  for (char c : text) {  // JSON strings hold no raw newline: every '\n' is a line break
-    out += c;
-    if (c == '\n') out += indent;
+bool holds_object(const nlohmann::json& j) {
+  if (j.is_object()) return true;
+  if (j.is_array())
+    for (const auto& e : j)
+      if (holds_object(e)) return true;
+  return false;
+}
+
+// `j` for people and for diff: an object or array without objects inside on one line (a
+// matrix, the counts), larger ones a member per line, every line after the first indented by
+// `indent`.
+std::string pretty(const nlohmann::json& j, const std::string& indent) {
+  bool flat = !j.is_structured();
+  if (j.is_array()) flat = !holds_object(j);
+  if (j.is_object()) {
+    flat = true;
+    for (const auto& [k, v] : j.items()) flat = flat && !holds_object(v);
   }
+  if (flat) return j.dump();
+  const std::string inner = indent + "  ";
+  std::string out(1, j.is_array() ? '[' : '{');
+  bool first = true;
+  for (const auto& [key, value] : j.items()) {
+    out += first ? "\n" : ",\n";
+    first = false;
+    out += inner;
+    if (j.is_object()) out += nlohmann::json(key).dump() + ": ";
+    out += pretty(value, inner);
+  }
+  out += (first ? "" : "\n" + indent) + (j.is_array() ? "]" : "}");
   return out;
 }
 
@@ -41,7 +62,7 @@ void SolveStream::begin(const nlohmann::json& header) {
   }
   std::string text = std::string("{\n  \"schema\": \"") + kSolveSchema + "\"";
   for (const auto& [key, value] : header.items()) {
-    text += ",\n  " + nlohmann::json(key).dump() + ": " + indented(value, "  ");
+    text += ",\n  " + nlohmann::json(key).dump() + ": " + pretty(value, "  ");
   }
   text += ",\n  \"solutions\": [";
   out_.write(text);
@@ -66,7 +87,7 @@ void SolveStream::end(const nlohmann::json& footer) {
   } else {
     std::string text = written_ ? "\n  ]" : "]";
     for (const auto& [key, value] : footer.items()) {
-      text += ",\n  " + nlohmann::json(key).dump() + ": " + indented(value, "  ");
+      text += ",\n  " + nlohmann::json(key).dump() + ": " + pretty(value, "  ");
     }
     text += "\n}\n";
     out_.write(text);
