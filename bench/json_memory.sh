@@ -9,7 +9,8 @@
 # published count, OEIS A004003 / A187596), written as a Knuth-format file (items = cells,
 # options = dominoes). Each run is measured with /usr/bin/time -v (maximum resident set size);
 # the output goes to a file (written through the temporary file and renamed, as a user's would;
-# deleted afterwards) and once more, for --json -, into `wc -c`. --threads 1 and 2 both.
+# deleted afterwards), with --threads 2; CUBEX_BENCH_LONG=1 adds --threads 1 and `--json - | wc -c`.
+# Each run takes minutes on a loaded 2-core machine (the JSON of 1.3 million solutions, 1.7 GB).
 set -euo pipefail
 build=${1:-build}
 rows=${2:-7}
@@ -47,10 +48,11 @@ measure() {
 echo "cubex solve dominoes-${rows}x${cols}.dlx --all -q ...   ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 "$cubex" solve "$dlx" --threads 2 | grep "^solutions"
 printf '%-34s %11s %10s %13s\n' "flags" "peak RSS" "wall" "output"
-measure "--json FILE --threads 1" --threads 1 --json
-measure "--jsonl FILE --threads 1" --threads 1 --jsonl
 measure "--json FILE --threads 2" --threads 2 --json
 measure "--jsonl FILE --threads 2" --threads 2 --jsonl
+[ -n "${CUBEX_BENCH_LONG:-}" ] || exit 0
+measure "--json FILE --threads 1" --threads 1 --json
+measure "--jsonl FILE --threads 1" --threads 1 --jsonl
 /usr/bin/time -v "$cubex" solve "$dlx" --all -q --threads 2 --json - 2>"$work/time" | wc -c >"$work/bytes"
 printf '%-34s %8.1f MB %10s %10.1f MB\n' "--json - --threads 2 | wc -c" \
   "$(echo "$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time") / 1024" | bc -l)" \
