@@ -252,6 +252,7 @@ class SolutionIterator {
           break;
         }
       }
+      // Waiting (no solution for 50 ms): Ctrl-C, the progress callback, the end.
       if (PyErr_CheckSignals() != 0) {
         finish();
         throw py::error_already_set();
@@ -265,6 +266,7 @@ class SolutionIterator {
         throw py::stop_iteration();
       }
     }
+    report_progress();  // while solutions flow, too (at most every 0.1 s)
     py::dict d = to_py(puzzle_->solution_json(f.options));
     d["option_ids"] =
         py::array_t<std::uint32_t>(static_cast<py::ssize_t>(f.options.size()), f.options.data());
@@ -322,6 +324,9 @@ class SolutionIterator {
 
   void report_progress() {
     if (progress_.is_none()) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_report_ < std::chrono::milliseconds(100)) return;
+    last_report_ = now;
     double f;
     std::uint64_t nodes;
     {
@@ -364,6 +369,7 @@ class SolutionIterator {
   std::exception_ptr error_;
   double fraction_ = 0;
   std::uint64_t nodes_ = 0;
+  std::chrono::steady_clock::time_point last_report_ = std::chrono::steady_clock::now();
 };
 
 std::shared_ptr<const Puzzle> matrix(const std::vector<py::object>& items,

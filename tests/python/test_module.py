@@ -223,3 +223,18 @@ def test_ctrl_c_stops_a_generator(puzzle_file):
             time.sleep(0.001)  # a slow consumer: the queue fills and the search waits
     assert n > 0
     assert time.monotonic() - t0 < 10
+
+
+def test_generator_progress_callback_can_stop(puzzle_file):
+    p = cubex.load(puzzle_file("voxel/bedlam.json"))  # 460,464 solutions: minutes to list
+    seen = []
+
+    def progress(d):
+        seen.append(d)
+        return len(seen) < 2
+
+    t0 = time.monotonic()
+    n = sum(1 for _ in p.solutions(symmetry="none", progress=progress))
+    assert time.monotonic() - t0 < 10
+    assert len(seen) == 2 and 0 < n < 460464
+    assert all(0.0 <= d["fraction"] <= 1.0 for d in seen)

@@ -154,3 +154,33 @@ def test_schema_files_are_json_with_their_names(root):
     assert names == ["cubex-solve-1.json", "cubex-solve-lines-1.json", "cubex-verify-1.json"]
     for n in names:
         assert json.loads((root / "docs" / "schema" / n).read_text())["$id"].endswith(n)
+
+
+def test_group_elements_map_the_first_solution_onto_the_expanded_ones(cubex_exe, puzzle_file):
+    # Each solution of `--expand` names the group element that maps its class's first solution
+    # onto it. Applying that element by hand (its matrix about the container's centre, and its
+    # piece permutation) must give the solution's cells, piece by piece.
+    lines = [json.loads(x) for x in run(cubex_exe, "solve", puzzle_file("voxel/soma.json"),
+                                        "--first", "--expand", "-q", "--jsonl", "-").splitlines()]
+    group = lines[0]["symmetry"]["group"]
+    sols = lines[1:-1]
+    assert len(sols) == 48 and sols[0]["element"] == 0
+    first = {p["piece"]: p["cells"] for p in sols[0]["placements"]}
+    centre = [1, 1, 1]  # of the 3x3x3 box: cells 0..2
+    seen = set()
+    for s in sols:
+        e = group[s["element"]]
+        m, to = e["matrix"], dict(e["pieces"])
+        image = {}
+        for piece, cells in first.items():
+            moved = []
+            for c in cells:
+                d = [c[k] - centre[k] for k in range(3)]
+                moved.append([sum(m[r][k] * d[k] for k in range(3)) + centre[r] for r in range(3)])
+            image[to[piece]] = sorted(moved)
+        assert image == {p["piece"]: sorted(p["cells"]) for p in s["placements"]}
+        seen.add(json.dumps(image, sort_keys=True))
+    assert len(seen) == 48
+    # the reflections swap the mirror twins A and B (Soma), the rotations fix every piece
+    for e in group:
+        assert (dict(e["pieces"])["A"] == "B") == e["reflection"]
