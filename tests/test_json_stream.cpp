@@ -80,6 +80,12 @@ TEST(JsonStream, DashWritesOnlyJsonToStdoutAndTheSummaryToStderr) {
   EXPECT_EQ(sum, 11520u);
   EXPECT_NE(r.err.find("solutions: 11,520"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists("-"));
+  // /dev/stdout is standard output too: the text moves to stderr, nothing is mixed in.
+  const auto r2 =
+      run_split("solve '" + xc_file("l9.dlx") + "' --all --limit 2 --json /dev/stdout", d);
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  EXPECT_EQ(nlohmann::json::parse(r2.out)["counts"]["listed"], 2);
+  EXPECT_NE(r2.err.find("Solution 2:"), std::string::npos) << r2.err;
 }
 
 TEST(JsonStream, JsonlHasHeaderOneLinePerSolutionAndEnd) {

@@ -23,7 +23,7 @@ for arg in "$@"; do
     --test) pkgs+=(chromium python3) ;;
     --fuzz) pkgs+=(clang libclang-rt-dev) ;;
     --python) pkgs+=(python3-dev python3-pybind11 pybind11-dev python3-pytest python3-numpy); python=ON ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -71,11 +71,12 @@ int cmd_solve(const std::vector<std::string>& args) {
   const std::string mode = vm.count("first") ? "first" : vm.count("all") ? "all" : "count";
   const bool expand = vm.count("expand") > 0;
   if (expand && mode == "count") throw UsageError("--expand lists solutions: add --all or --first");
-  if (json_out == "-" && jsonl_out == "-") {
+  auto to_stdout = [](const std::string& p) { return p == "-" || p == "/dev/stdout"; };
+  if (to_stdout(json_out) && to_stdout(jsonl_out)) {
     throw UsageError("--json - and --jsonl - would both write to standard output: choose one");
   }
   // With JSON on standard output, everything for people goes to standard error.
-  const bool json_stdout = json_out == "-" || jsonl_out == "-";
+  const bool json_stdout = to_stdout(json_out) || to_stdout(jsonl_out);
   std::ostream& text = json_stdout ? std::cerr : std::cout;
   const bool keep = mode != "count";
   const bool print = keep && !vm.count("quiet");
