@@ -21,7 +21,7 @@
 #include <optional>
 #include <thread>
 
-#include "cubex/core/parallel.hpp"
+#include "cubex/core/job.hpp"
 #include "cubex/core/problem.hpp"
 #include "cubex/error.hpp"
 #include "cubex/limits.hpp"
@@ -35,28 +35,30 @@ namespace {
 
 // ---- the search ---------------------------------------------------------------------------------
 
-// Searches `pb` on `threads` worker threads (0: all cores). `visit` (may be null: count only)
-// is called for each solution, one call at a time, from the workers; returning false stops.
-// `tick` is called on the calling thread about every 0.1 s and once at the end. `stop`, when
-// set from outside, stops the search. The only use of the threaded search API in this module.
-struct RunResult {
-  SolveStats st;
-  unsigned threads = 1;
+// Searches `pb` on `threads` threads (0: all cores): with `sym`, its restricted problem, each
+// solution judged and counted as a class. `visit` (may be null: count only) gets each class's
+// solution (options of `pb`) and class size, one call at a time, in the order of a one-thread
+// run; returning false stops. `max_classes` (0: none) stops after that many classes. `tick` is
+// called on the calling thread about every 0.1 s and once at the end; `stop`, set from outside,
+// stops the search. The only use of the threaded search API in this module.
+struct Tick {
+  double fraction = 0, elapsed = 0;
+  std::uint64_t nodes = 0, solutions = 0;
 };
-RunResult run_units(const Problem& pb, unsigned threads,
-                    const std::function<bool(std::span<const OptionId>)>* visit,
-                    const std::atomic<bool>& stop,
-                    const std::function<void(const Progress&)>& tick) {
-  ParallelSolver ps(pb);
-  ParallelOptions opt;
+JobResult run_search(const Problem& pb, const SymmetricSolver* sym, unsigned threads,
+                     std::uint64_t max_classes, ClassVisitor* visit, const std::atomic<bool>& stop,
+                     const std::function<void(const Tick&)>& tick) {
+  SearchJob job(sym ? sym->restricted() : pb, sym);
+  JobOptions opt;
   opt.threads = threads;
-  opt.limits.stop = &stop;
-  opt.tick_seconds = 0.1;
-  opt.on_tick = tick;
-  auto each = [&](std::size_t, std::span<const OptionId> s) { return (*visit)(s); };
-  UnitVisitor unit_visit(each);
-  const ParallelStats st = ps.solve(visit ? &unit_visit : nullptr, opt);
-  return {st.st, st.threads};
+  opt.max_classes = max_classes;
+  opt.stop = &stop;
+  opt.ordered = visit != nullptr;
+  opt.progress_seconds = 0.1;
+  opt.on_progress = [&](const JobProgress& p) {
+    tick({p.fraction, p.elapsed, p.counts.nodes, p.counts.total});
+  };
+  return job.run(opt, visit);
 }
 
 // ---- JSON to Python -----------------------------------------------------------------------------
@@ -157,7 +159,7 @@ struct PythonTick {
   std::atomic<bool>& stop;
   py::object progress;
   std::optional<py::error_already_set> error;
-  void operator()(const Progress& pr) {
+  void operator()(const Tick& pr) {
     if (error) return;
     py::gil_scoped_acquire gil;
     try {
@@ -185,30 +187,20 @@ Counts count(const Puzzle& puzzle, const std::string& symmetry, unsigned threads
   if (group.group.order() > 1) sym.emplace(pb, group.group);
   std::atomic<bool> stop{false};
   PythonTick tick{stop, progress, std::nullopt};
-  Counts c;
-  c.group_order = group.group.order();
-  std::uint64_t found = 0;  // solutions met (under the solver's lock)
-  std::vector<OptionId> buf;
-  std::function<bool(std::span<const OptionId>)> judge = [&](std::span<const OptionId> s) {
-    const auto v = sym->judge(s, buf);
-    ++found;
-    if (!v.orbit) return true;
-    ++c.unique;
-    c.total += v.orbit;
-    c.symmetric += v.symmetric;
-    return true;
-  };
-  RunResult r;
+  JobResult r;
   {
     py::gil_scoped_release release;
-    r = run_units(sym ? sym->restricted() : pb, threads, sym ? &judge : nullptr, stop,
-                  [&](const Progress& p) { tick(p); });
+    r = run_search(pb, sym ? &*sym : nullptr, threads, 0, nullptr, stop, std::ref(tick));
   }
   if (tick.error) throw std::move(*tick.error);
-  if (!sym) c.total = c.unique = r.st.solutions;
-  c.complete = r.st.complete;
-  c.nodes = r.st.nodes;
-  c.seconds = r.st.seconds;
+  Counts c;
+  c.group_order = group.group.order();
+  c.total = r.counts.total;
+  c.unique = r.counts.unique;
+  c.symmetric = r.counts.symmetric;
+  c.complete = r.complete;
+  c.nodes = r.counts.nodes;
+  c.seconds = r.seconds;
   c.threads = r.threads;
   return c;
 }
@@ -280,7 +272,6 @@ class SolutionIterator {
   void work(std::uint64_t limit, unsigned threads, bool expand) {
     try {
       std::uint64_t classes = 0;
-      std::vector<OptionId> buf;
       auto push = [&](std::span<const OptionId> s, std::uint64_t orbit, std::size_t element) {
         std::unique_lock lock(mu_);
         room_.wait(lock, [&] { return queue_.size() < kQueue || stop_; });
@@ -289,30 +280,20 @@ class SolutionIterator {
         ready_.notify_one();
         return true;
       };
-      std::function<bool(std::span<const OptionId>)> visit = [&](std::span<const OptionId> s) {
-        std::span<const OptionId> sol = s;
-        std::uint64_t orbit = 1;
-        if (sym_) {
-          const auto v = sym_->judge(s, buf);
-          if (!v.orbit) return true;
-          sol = buf;
-          orbit = v.orbit;
-        }
+      auto each = [&](std::span<const OptionId> s, std::uint64_t orbit) {
         ++classes;
-        if (expand && sym_) {
-          for (const auto& [g, image] : orbit_of(*sym_, sol))
-            if (!push(image, orbit, g)) return false;
-        } else if (!push(sol, orbit, 0)) {
-          return false;
-        }
-        return !(limit && classes >= limit);
+        if (!expand || !sym_) return push(s, orbit, 0);
+        for (const auto& [g, image] : orbit_of(*sym_, s))
+          if (!push(image, orbit, g)) return false;
+        return true;
       };
-      const Problem& pb = sym_ ? sym_->restricted() : puzzle_->problem();
-      run_units(pb, threads, &visit, stop_, [&](const Progress& p) {
-        std::lock_guard lock(mu_);
-        fraction_ = p.fraction;
-        nodes_ = p.nodes;
-      });
+      ClassVisitor visit(each);
+      run_search(puzzle_->problem(), sym_ ? &*sym_ : nullptr, threads, limit, &visit, stop_,
+                 [&](const Tick& t) {
+                   std::lock_guard lock(mu_);
+                   fraction_ = t.fraction;
+                   nodes_ = t.nodes;
+                 });
     } catch (...) {
       std::lock_guard lock(mu_);
       error_ = std::current_exception();
@@ -508,7 +489,7 @@ PYBIND11_MODULE(cubex, m) {
           "('placements' or 'options'), 'option_ids' (numpy uint32 array), 'orbit_size',\n"
           "'class' and 'element'. With symmetry 'auto' or 'rotations' one solution per class,\n"
           "or every solution of each class with expand=True. limit: stop after this many\n"
-          "classes (0: none). threads > 1: the order varies from run to run.")
+          "classes (0: none). The order is that of a one-thread run, whatever `threads`.")
       .def(
           "solution_text",
           [](const Puzzle& p, const std::vector<OptionId>& options) {

@@ -85,25 +85,38 @@ TEST(SearchCli, ShardsMergedEqualTheWhole) {
   auto m = run_cubex("merge" + files + " --json '" + (dir / "m.json") + "'");
   ASSERT_EQ(m.status, 0) << m.output;
   EXPECT_NE(m.output.find("solutions: 11,520\n"), std::string::npos) << m.output;
-  EXPECT_NE(m.output.find("complete: every shard"), std::string::npos) << m.output;
+  EXPECT_NE(m.output.find("all there and finished"), std::string::npos) << m.output;
   auto mj = nlohmann::json::parse(cubex::test::slurp(dir / "m.json"));
+  EXPECT_EQ(mj["schema"], "cubex-merge/1");
   EXPECT_EQ(mj["counts"]["total"], 11520);
   EXPECT_TRUE(mj["complete"].get<bool>());
 
-  // Two of three shards: the partial sum, flagged incomplete.
-  auto part = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "s2.json") + "'");
-  EXPECT_EQ(part.status, 0);
-  EXPECT_NE(part.output.find("shard 1/3 missing"), std::string::npos) << part.output;
+  // Two of three shards: refused with exit 3, naming the missing one, and nothing written.
+  auto part = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "s2.json") + "' --json '" +
+                        (dir / "partial.json") + "'");
+  EXPECT_EQ(part.status, 3);
+  EXPECT_NE(part.output.find("shard 1/3 is missing"), std::string::npos) << part.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "partial.json"));
   // The same shard twice, or a shard of another puzzle: refused.
-  auto twice = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "s0.json") + "'");
-  EXPECT_EQ(twice.status, 2);
-  EXPECT_NE(twice.output.find("search.shard"), std::string::npos) << twice.output;
+  auto twice = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "s0.json") + "' '" +
+                         (dir / "s1.json") + "' '" + (dir / "s2.json") + "'");
+  EXPECT_EQ(twice.status, 3);
+  EXPECT_NE(twice.output.find("shard 0/3 again"), std::string::npos) << twice.output;
   ASSERT_EQ(run_cubex("solve '" + xc("l9.dlx") + "' --shard 1/3 --json '" + (dir / "l9.json") + "'")
                 .status,
             0);
   auto other = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "l9.json") + "'");
-  EXPECT_EQ(other.status, 2);
-  EXPECT_NE(other.output.find("search.fingerprint"), std::string::npos) << other.output;
+  EXPECT_EQ(other.status, 3);
+  EXPECT_NE(other.output.find("from another search"), std::string::npos) << other.output;
+  // An unfinished shard (stopped at a limit) is refused too.
+  ASSERT_EQ(run_cubex("solve '" + xc("soma.dlx") + "' --shard 1/3 --limit 3 --json '" +
+                      (dir / "u1.json") + "'")
+                .status,
+            0);
+  auto unfinished = run_cubex("merge '" + (dir / "s0.json") + "' '" + (dir / "u1.json") + "' '" +
+                              (dir / "s2.json") + "'");
+  EXPECT_EQ(unfinished.status, 3);
+  EXPECT_NE(unfinished.output.find("is unfinished"), std::string::npos) << unfinished.output;
 
   // Counts whose sum would wrap around 64 bits: refused, not wrapped.
   auto big = nlohmann::json::parse(cubex::test::slurp(dir / "s1.json"));
@@ -153,7 +166,7 @@ TEST(SearchCli, InterruptedAtRandomAndResumedGivesTheFullCount) {
     auto fin = nlohmann::json::parse(cubex::test::slurp(ck));
     EXPECT_TRUE(fin["complete"].get<bool>());
     EXPECT_EQ(fin["counts"]["total"], 666);
-    EXPECT_EQ(fin["done"].size(), fin["units"].get<std::size_t>());
+    EXPECT_TRUE(fin["pending"].empty());
   }
   EXPECT_GE(interrupted, 1) << "seed " << seed;
 }
@@ -191,11 +204,13 @@ TEST(SearchCli, BadShardAndForeignCheckpointAreRefused) {
   ASSERT_EQ(run_cubex("solve '" + xc("l9.dlx") + "' --checkpoint '" + ck + "'").status, 0);
   r = run_cubex("solve '" + xc("soma.dlx") + "' --resume '" + ck + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("puzzle.fingerprint: expected"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("tree: the checkpoint belongs to another search: puzzle: expected"),
+            std::string::npos)
+      << r.output;
   const std::string junk = dir.file("junk.ck", "{\"cubex\": \"checkpoint\"}");
   r = run_cubex("solve '" + xc("l9.dlx") + "' --resume '" + junk + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("junk.ck: puzzle: expected"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("junk.ck: version: expected this key"), std::string::npos) << r.output;
 }
 
 // Solutions are listed in the order of a one-thread run whatever the number of threads, and
@@ -226,10 +241,129 @@ TEST(SearchCli, ShardCheckpointsMerge) {
   auto m = run_cubex("merge '" + (dir / "c0") + "' '" + (dir / "c1") + "'");
   ASSERT_EQ(m.status, 0) << m.output;
   EXPECT_NE(m.output.find("solutions: 11,520\n"), std::string::npos) << m.output;
-  EXPECT_NE(m.output.find("complete: every shard"), std::string::npos) << m.output;
+  EXPECT_NE(m.output.find("all there and finished"), std::string::npos) << m.output;
   // Resuming shard 0's checkpoint as shard 1 is refused.
   auto r = run_cubex("solve '" + xc("soma.dlx") + "' --shard 1/2 --resume '" + (dir / "c0") + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("differs from the checkpoint's shard 0/2"), std::string::npos)
       << r.output;
+}
+
+// A checkpoint edited by hand, of another version, or with a key twice is refused (exit 2).
+TEST(SearchCli, TamperedCheckpointsAreRefused) {
+  TempDir dir;
+  const std::string ck = dir / "ck.json";
+  ASSERT_EQ(
+      run_cubex("solve '" + xc("soma.dlx") + "' --limit 100 --checkpoint '" + ck + "'").status, 0);
+  const auto good = nlohmann::json::parse(cubex::test::slurp(ck));
+  EXPECT_EQ(good["version"], 2);
+  EXPECT_EQ(good["schema"], "cubex-checkpoint/1");
+  auto resume = [&](const nlohmann::json& j, const std::string& name) {
+    std::ofstream(dir / name) << j.dump();
+    return run_cubex("solve '" + xc("soma.dlx") + "' --resume '" + (dir / name) + "'");
+  };
+  auto more = good;
+  more["counts"]["total"] = good["counts"]["total"].get<std::uint64_t>() + 1000;
+  auto r = resume(more, "more.json");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("checksum: the checkpoint was changed"), std::string::npos) << r.output;
+  auto wrap = good;
+  wrap["counts"]["total"] = std::uint64_t(-1);
+  EXPECT_EQ(resume(wrap, "wrap.json").status, 2);
+  auto span = good;
+  span["pending"][0]["begin"] = nlohmann::json::array({0});
+  EXPECT_EQ(resume(span, "span.json").status, 2);
+  auto old = good;
+  old["version"] = 1;
+  r = resume(old, "old.json");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("version: expected 2"), std::string::npos) << r.output;
+  std::string text = cubex::test::slurp(ck);
+  text.insert(text.find('{') + 1, "\"version\":2,");
+  std::ofstream(dir / "dup.json") << text;
+  r = run_cubex("solve '" + xc("soma.dlx") + "' --resume '" + (dir / "dup.json") + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("\"version\" twice"), std::string::npos) << r.output;
+  // The untouched one resumes to the full count.
+  r = run_cubex("solve '" + xc("soma.dlx") + "' --resume '" + ck + "'");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("solutions: 11,520\n"), std::string::npos) << r.output;
+}
+
+// --resume takes the symmetry mode and backend from the checkpoint; a conflicting flag is an
+// error; another backend may be asked for explicitly (both walk the same tree).
+TEST(SearchCli, ResumeTakesItsSettingsFromTheCheckpoint) {
+  TempDir dir;
+  const std::string ck = dir / "ck.json";
+  const std::string soma = cubex::test::source_file("puzzles/voxel/soma.json");
+  ASSERT_EQ(run_cubex("solve '" + soma + "' --symmetry none --limit 500 --checkpoint '" + ck + "'")
+                .status,
+            0);
+  auto r = run_cubex("solve '" + soma + "' --resume '" + ck + "'");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("solutions: 11,520\n"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("unique:"), std::string::npos) << r.output;
+  ASSERT_EQ(run_cubex("solve '" + soma + "' --symmetry none --limit 500 --checkpoint '" + ck + "'")
+                .status,
+            0);
+  r = run_cubex("solve '" + soma + "' --symmetry auto --resume '" + ck + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("--symmetry auto differs from the checkpoint's 'none'"),
+            std::string::npos)
+      << r.output;
+  r = run_cubex("solve '" + soma + "' --backend links --threads 3 --resume '" + ck + "'");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("solutions: 11,520\n"), std::string::npos) << r.output;
+  r = run_cubex("solve '" + soma + "' --backend fast");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("expected --backend auto, links or bitset"), std::string::npos);
+}
+
+// Killed (SIGKILL) at random moments on either backend, resumed on the other: the full count.
+TEST(SearchCli, SigkillAndResumeOnEitherBackend) {
+  std::random_device rd;
+  const unsigned seed = rd();
+  std::mt19937 rng(seed);
+  for (int round = 0; round < 2; ++round) {
+    TempDir dir;
+    const std::string ck = dir / "ck.json";
+    const char* first = round ? "links" : "bitset";
+    const char* second = round ? "bitset" : "links";
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", " + first + " then " + second);
+    const pid_t pid = spawn_cubex({"solve", xc("pent6x10_sym.dlx"), "--threads", "2", "--backend",
+                                   first, "--checkpoint", ck, "--checkpoint-every", "0.05"},
+                                  dir / "log");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 + rng() % 400));
+    kill(pid, SIGKILL);
+    wait_status(pid);
+    if (!std::filesystem::exists(ck)) continue;  // killed before the first checkpoint
+    auto r = run_cubex("solve '" + xc("pent6x10_sym.dlx") + "' --backend " + second +
+                       " --resume '" + ck + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("solutions: 2,339\n"), std::string::npos) << r.output;
+  }
+}
+
+// --limit N gives exactly min(N, total), counting or listing, with any number of threads.
+TEST(SearchCli, LimitIsExactWithThreads) {
+  for (const char* t : {"1", "2", "4"}) {
+    auto r = run_cubex("solve '" + xc("soma.dlx") + "' --limit 5 --threads " + t);
+    EXPECT_NE(r.output.find("solutions: 5 (stopped at the limit)"), std::string::npos) << r.output;
+    r = run_cubex("solve '" + xc("soma.dlx") + "' --limit 50000 --threads " + t);
+    EXPECT_NE(r.output.find("solutions: 11,520\n"), std::string::npos) << r.output;
+  }
+}
+
+// --progress writes progress lines to stderr even when it is not a terminal (logs).
+TEST(SearchCli, ProgressLinesGoToLogs) {
+  auto r = run_cubex("solve '" + xc("pent6x10_sym.dlx") + "' --threads 2 --progress 0.05");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("progress: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("100.0%"), std::string::npos) << r.output;
+  r = run_cubex("solve '" + xc("soma.dlx") + "' --progress 0");
+  EXPECT_EQ(r.status, 2);
+  r = run_cubex("solve '" + xc("soma.dlx") + "' --checkpoint-every nan --checkpoint x.json");
+  EXPECT_EQ(r.status, 2);
+  r = run_cubex("solve '" + xc("soma.dlx") + "' --threads -1");
+  EXPECT_EQ(r.status, 2);
 }

@@ -4,22 +4,26 @@
 #      CaDiCaL are installed) and the headless-Chromium viewer test (chromium is installed),
 #      then the Python module's tests and the JSON schema checks (pytest, tests/python; the
 #      module is built with -DCUBEX_PYTHON=ON);
+#   1b. the CMake package: `cmake --install build` into build/stage, then the consumer project
+#      examples/count built against it (every installed header compiled alone too) and run;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/,
 #      -DCUBEX_SANITIZE=ON): any memory error, undefined behaviour or leak fails it. It is built
 #      by clang together with the libFuzzer targets (-DCUBEX_FUZZ=ON), so the library is
 #      compiled once for both;
-#   3. the fuzzers, FUZZ_SECONDS (8) each, about a minute in all (tools/fuzz.sh).
+#   3. the fuzzers, FUZZ_SECONDS (8) each, about a minute in all (tools/fuzz.sh);
+#   4. the parallel tests (the search job, the CLI's threads, checkpoints, shards and merge) under
+#      ThreadSanitizer (build-tsan/, clang, -DCUBEX_TSAN=ON): any data race fails it.
 # CUBEX_SHARED_DIR, when set, names the shared data folder (default: ../shared/data).
 #
-#   tools/test.sh           all three
-#   tools/test.sh --quick   the Release suite only
+#   tools/test.sh           all four
+#   tools/test.sh --quick   the Release suite and the package check only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -39,11 +43,42 @@ step "Release build and suite"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=ON -DCUBEX_PYTHON=ON \
   -DPython_EXECUTABLE="$python" "${shared[@]}" >/dev/null
 cmake --build build -j "$jobs"
-ctest --test-dir build --output-on-failure -j "$jobs"
+ctest --test-dir build --output-on-failure --no-tests=error -j "$jobs"
 
 step "Python module and JSON schemas (pytest)"
 # pytest's exit status 5 (no tests collected) fails this step like any other failure.
 PYTHONPATH="$PWD/build/python" CUBEX_EXE="$PWD/build/cubex" "$python" -m pytest -q tests/python
+
+step "CMake package: install into build/stage, build examples/count against it"
+rm -rf build/stage build/examples-count
+cmake --install build --prefix build/stage >/dev/null
+cmake -S examples/count -B build/examples-count -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$PWD/build/stage" -DCHECK_HEADERS=ON >/dev/null
+cmake --build build/examples-count -j "$jobs"
+expect() {  # expect WANTED COMMAND...: the command's output must be WANTED exactly
+  local want=$1 got
+  shift
+  got=$("$@")
+  if [ "$got" != "$want" ]; then
+    echo "test.sh: $* printed '$got', expected '$want'" >&2
+    exit 1
+  fi
+  echo "$got"
+}
+# The published counts (KNOWN_COUNTS.md): Soma 11,520 solutions, 240 up to the cube's 48
+# symmetries; Knuth's example 1 solution; soma.dlx 11,520.
+expect "Soma cube: 11520 solutions, 240 up to 48 symmetries" \
+  build/examples-count/count_puzzle puzzles/voxel/soma.json
+expect "puzzles/dlx/soma.dlx: 11520 solutions" build/examples-count/count_xc puzzles/dlx/soma.dlx
+expect "puzzles/dlx/knuth-example.dlx: 1 solutions" \
+  build/examples-count/count_xc puzzles/dlx/knuth-example.dlx
+rm -f build/examples-count/soma.ck
+expect "11520 solutions, 240 up to symmetry" \
+  build/examples-count/job_checkpoint puzzles/voxel/soma.json build/examples-count/soma.ck
+expect "11520 solutions, 240 up to symmetry" \
+  build/examples-count/job_checkpoint puzzles/voxel/soma.json build/examples-count/soma.ck
+test -x build/stage/bin/cubex && test -f build/stage/share/man/man1/cubex.1 \
+  && test -f build/stage/share/doc/cubex/LICENSE || { echo "test.sh: install incomplete" >&2; exit 1; }
 ((quick)) && exit 0
 
 step "ASan + UBSan build (clang, with the fuzzers) and suite"
@@ -57,4 +92,12 @@ ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1 \
 
 step "fuzzers"
 FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-8}" JOBS="$jobs" tools/fuzz.sh
+
+step "ThreadSanitizer build (clang) and the parallel tests"
+CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCUBEX_TSAN=ON \
+  -DCUBEX_BENCH=OFF "${shared[@]}" >/dev/null
+cmake --build build-tsan -j "$jobs" --target cubex cubex_tests
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build-tsan --output-on-failure --no-tests=error -j "$jobs" \
+  -R '^(Job\.(Ordered|StopAndResume|Limit|Throwing|Foreign|Degenerate)|SearchCli\.(ThreadCounts|Shards|Tampered|LimitIs|ShardCheckpoints|SolutionsCome))'
 step "all passed"

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "cubex/core/job.hpp"
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/geometry.hpp"
@@ -88,12 +89,13 @@ class OrbitVisitor {
   bool (*call_)(void*, std::span<const OptionId>, std::uint64_t);
 };
 
-class SymmetricSolver {
+class SymmetricSolver final : public SolutionJudge {
  public:
   // Throws ProblemError when an element is not a permutation of the items, does not map every
   // option to an option, or when two options cover the same items.
   SymmetricSolver(const Problem& problem, ItemGroup group);
-  ~SymmetricSolver();
+  SymmetricSolver(Problem&&, ItemGroup) = delete;  // it keeps a reference to the problem
+  ~SymmetricSolver() override;
 
   // Counts (and optionally visits) one canonical solution per orbit.
   SymmetryStats solve(OrbitVisitor* visit, const SolveLimits& limits = {});
@@ -113,12 +115,11 @@ class SymmetricSolver {
   // size and whether some element that moves items fixes it; `original` receives the solution
   // as sorted options of the original problem. judge() is const and may run on several threads
   // at once, each with its own `original`.
-  struct Verdict {
-    std::uint64_t orbit = 0;
-    bool symmetric = false;
-  };
+  using Verdict = SolutionJudge::Verdict;
   const Problem& restricted() const { return restricted_; }
-  Verdict judge(std::span<const OptionId> solution, std::vector<OptionId>& original) const;
+  Verdict judge(std::span<const OptionId> solution, std::vector<OptionId>& original) const override;
+  // The group's order and a hash of its permutations (the tree identity of job.hpp).
+  std::string identity() const override;
 
  private:
   void restrict();

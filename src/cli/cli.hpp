@@ -10,7 +10,7 @@
 
 namespace cubex::cli {
 
-// Exit statuses, documented in README ("Errors and limits").
+// Exit statuses, documented in docs/errors.md and docs/cubex.1.
 constexpr int kExitOk = 0;
 constexpr int kExitInternal = 1;
 constexpr int kExitBadInput = 2;

@@ -1,11 +1,13 @@
-// cubex merge RESULT.json... [--json OUT]: adds the counts of shard results (`cubex solve
-// --shard K/N --json RESULT.json`, or their checkpoints) of one puzzle.
+// cubex merge RESULT.json... [--json OUT]: adds up the shards of one search. Each RESULT is a
+// finished shard's checkpoint (`cubex solve FILE --shard K/N --checkpoint RESULT.json`) or its
+// result (`--json RESULT.json`). Every shard of the same tree must be there once and finished.
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <map>
 
 #include "cli.hpp"
 #include "cubex/error.hpp"
+#include "cubex/io/checkpoint.hpp"
 #include "cubex/io/files.hpp"
 
 namespace po = boost::program_options;
@@ -14,76 +16,72 @@ namespace cubex::cli {
 
 namespace {
 
+// A shard set that does not add up (missing, duplicated, unfinished, another tree): exit 3.
+constexpr int kExitIncomplete = 3;
+
 struct Part {
-  std::string file, fingerprint, shard, name;
-  std::uint32_t k = 0, n = 1;
-  std::uint64_t units = 0, nodes = 0;
+  std::string file, name;
+  TreeIdentity tree;
+  JobCounts counts;
+  std::uint64_t group_order = 1;
   bool complete = false;
-  nlohmann::json counts;
 };
 
 Part read_part(const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_file(path));
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, std::string("expected a cubex result (JSON), found: ") + e.what());
-  }
-  if (!j.is_object()) throw InputError(path, "expected a JSON object");
+  const nlohmann::json j = parse_json_unique_keys(read_file(path), path);
   Part p;
   p.file = path;
+  if (j.is_object() && j.contains("cubex") && j["cubex"] == "checkpoint") {
+    CheckpointRun run;
+    const JobState st = checkpoint_from_json(j, path, &run);
+    p.tree = st.tree;
+    p.counts = st.counts;
+    p.complete = st.complete();
+    p.name = run.file;
+    p.group_order = run.group_order;
+    return p;
+  }
   auto need = [&](const nlohmann::json& obj, const std::string& where,
                   const char* key) -> const nlohmann::json& {
     if (!obj.is_object() || !obj.contains(key)) {
       throw InputError(path, where.empty() ? key : where + "." + key,
-                       "expected this key (a result of cubex solve --json with --shard, or a "
+                       "expected this key (a result of cubex solve --shard K/N --json, or a "
                        "checkpoint), found none");
     }
     return obj[key];
   };
-  const bool checkpoint = j.value("cubex", "") == "checkpoint";
-  const nlohmann::json& search = checkpoint ? j : need(j, "", "search");
-  const std::string where = checkpoint ? "" : "search";
-  const nlohmann::json& fp = checkpoint ? need(need(j, "", "puzzle"), "puzzle", "fingerprint")
-                                        : need(search, where, "fingerprint");
-  const nlohmann::json& shard = need(search, where, "shard");
-  const nlohmann::json& units = need(search, where, "units");
-  if (!fp.is_string()) throw InputError(path, "fingerprint", "expected a string");
-  if (!units.is_number_unsigned()) throw InputError(path, "units", "expected a count");
-  p.fingerprint = fp.get<std::string>();
-  p.units = units.get<std::uint64_t>();
-  p.shard = shard.is_string() ? shard.get<std::string>() : "";
-  const auto slash = p.shard.find('/');
-  try {
-    if (slash == std::string::npos) throw std::invalid_argument("no slash");
-    p.k = static_cast<std::uint32_t>(std::stoul(p.shard.substr(0, slash)));
-    p.n = static_cast<std::uint32_t>(std::stoul(p.shard.substr(slash + 1)));
-  } catch (const std::exception&) {
-    throw InputError(path, where.empty() ? "shard" : "search.shard",
-                     "expected \"K/N\", found " + shard.dump());
-  }
-  if (p.n == 0 || p.k >= p.n) {
-    throw InputError(path, where.empty() ? "shard" : "search.shard",
-                     "expected K < N, found " + shard.dump());
-  }
-  p.counts = need(j, "", "counts");
-  if (!p.counts.is_object()) throw InputError(path, "counts", "expected an object");
-  for (auto it = p.counts.begin(); it != p.counts.end(); ++it) {
-    if (!it->is_number_unsigned()) {
-      throw InputError(path, "counts." + it.key(), "expected a count, found " + it->dump());
+  const auto& search = need(j, "", "search");
+  p.tree = tree_identity_from_json(need(search, "search", "tree"), path, "search.tree");
+  const auto& counts = need(j, "", "counts");
+  const auto& stats = need(j, "", "stats");
+  auto count = [&](const nlohmann::json& obj, const std::string& where, const char* key) {
+    const auto& v = need(obj, where, key);
+    if (!v.is_number_unsigned()) {
+      throw InputError(path, where + "." + key, "expected a count, found " + v.dump());
     }
-  }
-  if (checkpoint) {
-    p.complete = j.value("complete", false);
-    p.nodes = j.value("nodes", std::uint64_t{0});
-    p.name = j["puzzle"].value("file", "");
-  } else {
-    const auto& stats = need(j, "", "stats");
-    p.complete = stats.value("complete", false);
-    p.nodes = stats.value("nodes", std::uint64_t{0});
-    p.name = j.contains("puzzle") && j["puzzle"].is_object() ? j["puzzle"].value("name", "") : "";
+    return v.get<std::uint64_t>();
+  };
+  p.counts.total = count(counts, "counts", "total");
+  p.counts.unique = count(counts, "counts", "unique");
+  p.counts.symmetric = count(counts, "counts", "symmetric");
+  p.counts.nodes = count(stats, "stats", "nodes");
+  p.group_order = count(counts, "counts", "group_order");
+  const auto& complete = need(stats, "stats", "complete");
+  if (!complete.is_boolean()) throw InputError(path, "stats.complete", "expected true or false");
+  p.complete = complete.get<bool>();
+  if (j.contains("puzzle") && j["puzzle"].is_object() && j["puzzle"].contains("name") &&
+      j["puzzle"]["name"].is_string()) {
+    p.name = j["puzzle"]["name"].get<std::string>();
   }
   return p;
+}
+
+void add_checked(std::uint64_t& sum, std::uint64_t v, const Part& p, const char* key) {
+  if (__builtin_add_overflow(sum, v, &sum)) {
+    throw InputError(p.file, std::string("counts.") + key,
+                     "expected counts whose sum fits in 64 bits, found " + std::to_string(v) +
+                         " more than that allows");
+  }
 }
 
 }  // namespace
@@ -91,9 +89,9 @@ Part read_part(const std::string& path) {
 int cmd_merge(const std::vector<std::string>& args) {
   po::options_description opts(
       "usage: cubex merge RESULT.json... [--json OUT]\n\n"
-      "Adds the counts of the shard results of one puzzle (cubex solve FILE --shard K/N --json\n"
-      "RESULT.json, run for K = 0..N-1, or their --checkpoint files) and says whether every\n"
-      "shard is there and complete.\n\n"
+      "Adds up the shards of one search: cubex solve FILE --shard K/N, run for K = 0..N-1, each\n"
+      "with --checkpoint RESULT.json or --json RESULT.json. Exit status 3 (and nothing written)\n"
+      "when a shard is missing, listed twice, unfinished or from another search.\n\n"
       "options");
   std::vector<std::string> files;
   std::string json_out;
@@ -111,77 +109,71 @@ int cmd_merge(const std::vector<std::string>& args) {
   std::vector<Part> parts;
   for (const std::string& f : files) parts.push_back(read_part(f));
   const Part& a = parts.front();
+  const std::uint32_t n = a.tree.shard_count;
   std::map<std::uint32_t, const Part*> by_shard;
-  nlohmann::json counts = nlohmann::json::object();
-  std::uint64_t nodes = 0;
-  bool all_complete = true;
+  std::vector<std::string> problems;
+  auto shard_text = [&](const Part& p) {
+    return std::to_string(p.tree.shard_index) + "/" + std::to_string(p.tree.shard_count);
+  };
+  JobCounts sum;
   for (const Part& p : parts) {
-    if (p.fingerprint != a.fingerprint) {
-      throw InputError(
-          p.file, "search.fingerprint",
-          "expected " + a.fingerprint + " (the puzzle of " + a.file + "), found " + p.fingerprint);
+    const std::string d = a.tree.difference(p.tree, true);
+    if (!d.empty()) {
+      problems.push_back(p.file + ": from another search than " + a.file + " (" + d + ")");
+      continue;
     }
-    if (p.n != a.n || p.units != a.units) {
-      throw InputError(p.file, "search.shard",
-                       "expected a shard of " + std::to_string(a.n) + " over " +
-                           std::to_string(a.units) + " units (as " + a.file + "), found " +
-                           p.shard + " over " + std::to_string(p.units));
+    if (!by_shard.emplace(p.tree.shard_index, &p).second) {
+      problems.push_back(p.file + ": shard " + shard_text(p) + " again (also in " +
+                         by_shard[p.tree.shard_index]->file + ")");
+      continue;
     }
-    if (!by_shard.emplace(p.k, &p).second) {
-      throw InputError(p.file, "search.shard",
-                       "expected each shard once, found " + p.shard + " again (also in " +
-                           by_shard[p.k]->file + ")");
+    if (p.group_order != a.group_order) {
+      problems.push_back(p.file + ": a symmetry group of " + std::to_string(p.group_order) +
+                         " elements, not " + std::to_string(a.group_order) + " as " + a.file);
     }
-    for (auto it = p.counts.begin(); it != p.counts.end(); ++it) {
-      if (it.key() == "group_order") {  // the same group in every shard: not a count to add
-        if (counts.contains("group_order") && counts["group_order"] != *it) {
-          throw InputError(p.file, "counts.group_order",
-                           "expected " + counts["group_order"].dump() + " (as " + a.file +
-                               "), found " + it->dump());
-        }
-        counts["group_order"] = *it;
-        continue;
-      }
-      std::uint64_t sum = 0;
-      if (__builtin_add_overflow(counts.value(it.key(), std::uint64_t{0}), it->get<std::uint64_t>(),
-                                 &sum)) {
-        throw InputError(p.file, "counts." + it.key(),
-                         "expected counts whose sum fits in 64 bits, found " + it->dump() +
-                             " more than that allows");
-      }
-      counts[it.key()] = sum;
+    if (!p.complete) {
+      problems.push_back(p.file + ": shard " + shard_text(p) +
+                         " is unfinished (resume it: cubex solve ... --resume)");
     }
-    nodes += p.nodes;
-    all_complete = all_complete && p.complete;
+    add_checked(sum.total, p.counts.total, p, "total");
+    add_checked(sum.unique, p.counts.unique, p, "unique");
+    add_checked(sum.symmetric, p.counts.symmetric, p, "symmetric");
+    add_checked(sum.nodes, p.counts.nodes, p, "nodes");
   }
-  std::vector<std::uint32_t> missing;
-  for (std::uint32_t k = 0; k < a.n; ++k)
-    if (!by_shard.count(k)) missing.push_back(k);
-  const bool complete = all_complete && missing.empty();
-
-  std::cout << "merged " << parts.size() << " of " << a.n << " shards"
-            << (a.name.empty() ? "" : " of " + a.name) << "\n";
-  for (auto it = counts.begin(); it != counts.end(); ++it) {
-    std::cout << (it.key() == "total" ? std::string("solutions") : it.key()) << ": "
-              << with_commas(it->get<std::uint64_t>()) << "\n";
+  for (std::uint32_t k = 0; k < n; ++k) {
+    if (!by_shard.count(k)) {
+      problems.push_back("shard " + std::to_string(k) + "/" + std::to_string(n) + " is missing");
+    }
   }
-  if (complete) {
-    std::cout << "complete: every shard is there and finished\n";
-  } else {
-    std::cout << "incomplete:";
-    for (std::uint32_t k : missing) std::cout << " shard " << k << "/" << a.n << " missing;";
-    for (const Part& p : parts)
-      if (!p.complete) std::cout << " " << p.file << " unfinished;";
-    std::cout << "\n";
+  if (!problems.empty()) {
+    std::cerr << "cubex merge: these shards do not add up to the whole search:\n";
+    for (const std::string& s : problems) std::cerr << "  " << s << "\n";
+    std::cerr << "cubex merge: nothing merged\n";
+    return kExitIncomplete;
   }
+  std::cout << "merged " << n << " of " << n << " shards" << (a.name.empty() ? "" : " of " + a.name)
+            << ": all there and finished\n";
+  std::cout << "solutions: " << with_commas(sum.total) << "\n";
+  if (!a.tree.judge.empty()) std::cout << "unique: " << with_commas(sum.unique) << "\n";
+  std::cout << "symmetric: " << with_commas(sum.symmetric) << "\n";
+  std::cout << "nodes: " << with_commas(sum.nodes) << "\n";
   if (!json_out.empty()) {
     nlohmann::json shards = nlohmann::json::array();
-    for (const auto& [k, p] : by_shard) shards.push_back({{"shard", p->shard}, {"file", p->file}});
-    write_json(json_out, {{"puzzle", {{"name", a.name}, {"fingerprint", a.fingerprint}}},
-                          {"counts", counts},
-                          {"nodes", nodes},
+    for (const auto& [k, p] : by_shard)
+      shards.push_back({{"shard", shard_text(*p)}, {"file", p->file}});
+    nlohmann::json tree = tree_identity_json(a.tree);
+    tree.erase("shard");
+    write_json(json_out, {{"schema", "cubex-merge/1"},
+                          {"puzzle", {{"name", a.name}, {"fingerprint", a.tree.fingerprint}}},
+                          {"tree", tree},
+                          {"counts",
+                           {{"total", sum.total},
+                            {"unique", sum.unique},
+                            {"group_order", a.group_order},
+                            {"symmetric", sum.symmetric}}},
+                          {"nodes", sum.nodes},
                           {"shards", shards},
-                          {"complete", complete}});
+                          {"complete", true}});
   }
   return kExitOk;
 }

@@ -9,7 +9,9 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
+#include "cubex/error.hpp"
 #include "cubex/io/solve_output.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
@@ -25,13 +27,13 @@ int cmd_solve(const std::vector<std::string>& args) {
       "usage: cubex solve FILE [--count | --first | --all] [--limit N] [--json OUT]\n"
       "                   [--jsonl OUT] [--expand] [--symmetry none|rotations|auto]\n\n"
       "Solves the puzzle in FILE. The format follows the extension:\n"
-      "  .dlx, .xc   Knuth's exact-cover format (see README)\n"
+      "  .dlx, .xc   Knuth's exact-cover format (see docs/formats.md)\n"
       "  .hcq        Happy Cube tiles (six plates folded into a cube)\n"
       "  .json       a voxel puzzle (polycube packing; \"kind\": \"voxel\" or none), or\n"
       "              \"kind\": \"happy-cube\": Happy Cube plates drawn as rows, any structure\n"
       "  .txt        a wooden-cube puzzle: one piece per line, x y z x y z ...\n\n"
       "options");
-  std::string file, json_out, jsonl_out, symmetry = "auto";
+  std::string file, json_out, jsonl_out, symmetry;
   std::uint64_t limit = 0, max_nodes = limits().max_nodes;
   SearchOptions search;
   // clang-format off
@@ -47,7 +49,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     ("jsonl", po::value(&jsonl_out),
      "the same as JSON lines: a header line, a line per solution, an end line with the counts")
     ("expand", "list every solution of each class found, not one per class (with --first/--all)")
-    ("symmetry", po::value(&symmetry),
+    ("symmetry", po::value(&symmetry)->default_value("auto"),
      "auto (default): also count solutions up to the puzzle's symmetry (rotations, and "
      "reflections where the pieces allow), listing one solution per class; rotations: "
      "rotations only; none: every solution counted and listed")
@@ -64,7 +66,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   const int modes = static_cast<int>(vm.count("count") + vm.count("first") + vm.count("all"));
   if (modes > 1) throw UsageError("choose one of --count, --first and --all");
-  const std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
+  std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
   if (!sym_mode) {
     throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
   }
@@ -83,6 +85,19 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool colour = print && !json_stdout && stdout_wants_colour();
 
   set_max_nodes(max_nodes);
+  load_resume(search);  // --resume: the checkpoint decides the symmetry mode and backend
+  if (search.saved) {
+    const CheckpointRun& r = search.saved_run;
+    if (!vm["symmetry"].defaulted() && symmetry != r.symmetry) {
+      throw UsageError("--symmetry " + symmetry + " differs from the checkpoint's '" + r.symmetry +
+                       "' (leave it out: --resume takes it from the checkpoint)");
+    }
+    symmetry = r.symmetry;
+    sym_mode = parse_symmetry_mode(symmetry);
+    if (!sym_mode)
+      throw InputError(search.resume, "run.symmetry", "expected none, rotations or auto");
+    if (vm.count("backend") == 0) search.backend = r.backend;
+  }
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   const Problem& pb = puzzle->problem();
 
@@ -158,12 +173,12 @@ int cmd_solve(const std::vector<std::string>& args) {
       if (!emit(image, orbit, g)) return false;
     return true;
   };
-  OrbitVisitor visitor(show);
-  const SearchOutcome run =
-      run_search(pb, file, keep ? &visitor : nullptr, limits, search, sym ? &*sym : nullptr);
-  const SolveStats& st = run.st;
-  const Tally& sy = run.tally;
-  const bool interrupted = g_stop.load();
+  ClassVisitor visitor(show);
+  const SearchOutcome run = run_search(pb, file, keep ? &visitor : nullptr, limits, search,
+                                       sym ? &*sym : nullptr, symmetry);
+  const JobResult& st = run.job;
+  const JobCounts& sy = run.job.counts;
+  const bool interrupted = st.stopped;
 
   text << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
        << " items, " << with_commas(pb.num_options()) << " options)\n";
@@ -187,23 +202,11 @@ int cmd_solve(const std::vector<std::string>& args) {
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", st.seconds,
-                st.seconds > 0 ? st.nodes / st.seconds / 1e6 : 0.0);
-  text << "nodes: " << with_commas(st.nodes) << ", updates: " << with_commas(st.updates) << ", "
+                st.seconds > 0 ? sy.nodes / st.seconds / 1e6 : 0.0);
+  text << "nodes: " << with_commas(sy.nodes) << ", updates: " << with_commas(sy.updates) << ", "
        << rate << "\n";
 
   if (!streams.empty()) {
-    // The "search" object with every key whatever the run: a plain one-thread search was not
-    // cut into units (cut, units, units_in_shard, units_done are 0 then).
-    nlohmann::json search_json = run.json;
-    const nlohmann::json defaults = {
-        {"backend", "links"}, {"threads", run.threads}, {"fingerprint", ""},   {"cut", 0},
-        {"units", 0},         {"shard", "0/1"},         {"units_in_shard", 0}, {"units_done", 0}};
-    for (const auto& [key, value] : defaults.items())
-      if (!search_json.contains(key)) search_json[key] = value;
-    if (search_json["fingerprint"] == "") {
-      search_json["fingerprint"] = problem_fingerprint(sym ? sym->restricted() : pb) +
-                                   (sym ? "-g" + std::to_string(sym->group_order()) : "");
-    }
     const nlohmann::json footer = {{"counts",
                                     {{"total", sy.total},
                                      {"unique", sy.unique},
@@ -211,13 +214,13 @@ int cmd_solve(const std::vector<std::string>& args) {
                                      {"symmetric", sy.symmetric},
                                      {"listed", k}}},
                                    {"stats",
-                                    {{"nodes", st.nodes},
-                                     {"updates", st.updates},
+                                    {{"nodes", sy.nodes},
+                                     {"updates", sy.updates},
                                      {"seconds", st.seconds},
                                      {"complete", st.complete},
                                      {"interrupted", interrupted},
-                                     {"threads", run.threads}}},
-                                   {"search", search_json}};
+                                     {"threads", st.threads}}},
+                                   {"search", run.json}};
     for (auto& out : streams) {
       try {
         out->end(footer);

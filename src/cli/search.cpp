@@ -1,33 +1,16 @@
-// run_search: threads, progress, checkpoint/resume and shards for `cubex solve` (search.hpp).
-//
-// Checkpoint file (JSON, written atomically at the end, on Ctrl-C/SIGTERM and every
-// --checkpoint-every seconds):
-//   {"cubex": "checkpoint", "version": 1,
-//    "puzzle": {"file", "fingerprint", "items", "options"},
-//    "backend": "bitset" | "links", "cut": 4096, "units": <number of units>, "shard": "K/N",
-//    "complete": false, "counts": {"total", "unique", "symmetric", "group_order"} (of the done
-//    units), "nodes": ...,
-//    "done": [[unit, solutions, nodes, unique, total, symmetric], ...]}
-// `solutions` are the solutions the search met in the unit; unique/total/symmetric its classes
-// up to symmetry (with --symmetry none: unique = total = solutions, symmetric = 0). With a
-// symmetry group the searched matrix is the restricted one (symmetry.hpp), and the fingerprint
-// names the group's order too.
-// A resumed run rebuilds the same units (the cut is deterministic), skips the done ones and adds
-// their counts.
+// run_search: the options of `cubex solve` around a cubex::SearchJob (search.hpp).
 #include "search.hpp"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
-#include <mutex>
 #include <thread>
 
 #include "cli.hpp"
-#include "cubex/core/parallel.hpp"
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
 
@@ -36,12 +19,6 @@ namespace po = boost::program_options;
 namespace cubex::cli {
 
 namespace {
-
-double g_checkpoint_every = 60;
-
-const char* backend_name(Backend b) {
-  return b == Backend::kBitset ? "bitset" : "links";
-}
 
 struct Shard {
   std::uint32_t k = 0, n = 1;
@@ -55,14 +32,45 @@ Shard parse_shard(const std::string& s) {
     return !t.empty() && t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos;
   };
   if (slash == std::string::npos || !digits(s.substr(0, slash)) || !digits(s.substr(slash + 1))) {
-    throw UsageError("expected --shard K/N with 0 <= K < N, found '" + s + "'");
+    throw UsageError("expected --shard K/N with 0 <= K < N, found '" + excerpt(s) + "'");
   }
   sh.k = static_cast<std::uint32_t>(std::stoul(s.substr(0, slash)));
   sh.n = static_cast<std::uint32_t>(std::stoul(s.substr(slash + 1)));
   if (sh.n == 0 || sh.k >= sh.n) {
-    throw UsageError("expected --shard K/N with 0 <= K < N, found '" + s + "'");
+    throw UsageError("expected --shard K/N with 0 <= K < N, found '" + excerpt(s) + "'");
   }
   return sh;
+}
+
+unsigned parse_threads(const std::string& s) {
+  if (s.empty()) return 0;
+  if (s.size() > 4 || s.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(s) > 4096) {
+    throw UsageError("expected --threads from 0 (all cores) to 4096, found '" + excerpt(s) + "'");
+  }
+  return static_cast<unsigned>(std::stoul(s));
+}
+
+double parse_seconds(const std::string& s, const char* flag, double fallback) {
+  if (s.empty()) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0' || !std::isfinite(v) || v < 0.01 || v > 1e7) {
+    throw UsageError(std::string("expected ") + flag +
+                     " SECONDS, a number from 0.01 to 10000000, found '" + excerpt(s) + "'");
+  }
+  return v;
+}
+
+Backend parse_backend(const std::string& s) {
+  if (s == "auto") return Backend::kAuto;
+  if (s == "links") return Backend::kLinks;
+  if (s == "bitset") return Backend::kBitset;
+  throw UsageError("expected --backend auto, links or bitset, found '" + excerpt(s) + "'");
+}
+
+const char* backend_name(Backend b) {
+  return b == Backend::kBitset ? "bitset" : "links";
 }
 
 std::string clock_text(double seconds) {
@@ -90,364 +98,135 @@ std::string short_count(std::uint64_t n) {
   return buf;
 }
 
-// Reads a checkpoint and checks that it belongs to this puzzle and cut.
-struct Saved {
-  std::vector<bool> done;
-  UnitResult counts;
-  Tally tally;
-  Shard shard;
-};
-
-void add(Tally& t, const Tally& u) {
-  t.unique += u.unique;
-  t.total += u.total;
-  t.symmetric += u.symmetric;
-}
-
-Saved read_checkpoint(const std::string& path, const Problem& pb, const ParallelSolver& ps,
-                      const std::string& fingerprint) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_file(path));
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, std::string("expected a cubex checkpoint (JSON), found: ") + e.what());
-  }
-  auto need = [&](const char* key) -> const nlohmann::json& {
-    if (!j.is_object() || !j.contains(key)) {
-      throw InputError(path, key, "expected this key of a cubex checkpoint, found none");
-    }
-    return j[key];
-  };
-  if (need("cubex") != "checkpoint") {
-    throw InputError(path, "cubex", "expected \"checkpoint\", found " + j["cubex"].dump());
-  }
-  const auto& puzzle = need("puzzle");
-  if (!puzzle.is_object() || puzzle.value("fingerprint", "") != fingerprint) {
-    throw InputError(
-        path, "puzzle.fingerprint",
-        "expected " + fingerprint + " (this puzzle, " + std::to_string(pb.num_items()) +
-            " items, " + std::to_string(pb.num_options()) + " options), found " +
-            (puzzle.is_object() && puzzle.contains("fingerprint") ? puzzle["fingerprint"].dump()
-                                                                  : std::string("none")));
-  }
-  if (need("backend") != backend_name(ps.backend())) {
-    throw InputError(path, "backend",
-                     std::string("expected \"") + backend_name(ps.backend()) +
-                         "\" (the backend this machine uses for the puzzle), found " +
-                         j["backend"].dump());
-  }
-  if (!need("units").is_number_unsigned() || j["units"] != ps.units().size()) {
-    throw InputError(
-        path, "units",
-        "expected " + std::to_string(ps.units().size()) + ", found " + j["units"].dump());
-  }
-  Saved s;
-  if (!need("shard").is_string()) {
-    throw InputError(path, "shard", "expected \"K/N\", found " + j["shard"].dump());
-  }
-  try {
-    s.shard = parse_shard(j["shard"].get<std::string>());
-  } catch (const UsageError&) {
-    throw InputError(path, "shard", "expected \"K/N\", found " + j["shard"].dump());
-  }
-  s.done.assign(ps.units().size(), false);
-  const auto& done = need("done");
-  if (!done.is_array()) throw InputError(path, "done", "expected an array");
-  for (std::size_t k = 0; k < done.size(); ++k) {
-    const auto& e = done[k];
-    const std::string where = "done[" + std::to_string(k) + "]";
-    bool ok = e.is_array() && e.size() == 6;
-    for (std::size_t f = 0; ok && f < 6; ++f) ok = e[f].is_number_unsigned();
-    if (!ok) {
-      throw InputError(
-          path, where,
-          "expected [unit, solutions, nodes, unique, total, symmetric], found " + e.dump());
-    }
-    const auto u = e[0].get<std::uint64_t>();
-    if (u >= s.done.size() || s.done[u] || u % s.shard.n != s.shard.k) {
-      throw InputError(path, where,
-                       "expected a unit of shard " + s.shard.text() + " below " +
-                           std::to_string(s.done.size()) + " listed once, found " + e[0].dump());
-    }
-    s.done[u] = true;
-    s.counts.solutions += e[1].get<std::uint64_t>();
-    s.counts.nodes += e[2].get<std::uint64_t>();
-    add(s.tally, {e[3].get<std::uint64_t>(), e[4].get<std::uint64_t>(), e[5].get<std::uint64_t>()});
-  }
-  return s;
-}
-
 }  // namespace
-
-std::string problem_fingerprint(const Problem& pb) {
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits
-  auto mix = [&](std::uint64_t v) {
-    for (int k = 0; k < 8; ++k) {
-      h ^= (v >> (8 * k)) & 0xFF;
-      h *= 1099511628211ULL;
-    }
-  };
-  mix(pb.num_items());
-  for (const Item& it : pb.items()) {
-    for (char c : it.name) mix(static_cast<unsigned char>(c));
-    mix(it.primary);
-    mix(it.lo);
-    mix(it.hi);
-  }
-  mix(pb.num_options());
-  for (OptionId o = 0; o < pb.num_options(); ++o) {
-    mix(pb.option(o).size());
-    for (ItemId i : pb.option(o)) mix(i);
-  }
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
-  return buf;
-}
 
 void add_search_options(po::options_description& opts, SearchOptions& o) {
   // clang-format off
   opts.add_options()
     ("threads", po::value(&o.threads), "worker threads (default 0: all cores)")
+    ("backend", po::value(&o.backend),
+     "auto (default), links or bitset: the search backend (both walk the same tree)")
     ("checkpoint", po::value(&o.checkpoint),
-     "save the finished work units to FILE (at the end, on Ctrl-C/SIGTERM, every minute)")
-    ("checkpoint-every", po::value(&g_checkpoint_every)->default_value(60, "60"),
-     "seconds between checkpoints")
-    ("resume", po::value(&o.resume), "continue the run saved in FILE (and keep saving there)")
-    ("shard", po::value(&o.shard), "K/N: solve only the work units with index = K mod N");
+     "save the search's state to FILE (every minute, on Ctrl-C/SIGTERM/SIGHUP, at the end)")
+    ("checkpoint-every", po::value(&o.checkpoint_every), "seconds between checkpoints (60)")
+    ("resume", po::value(&o.resume),
+     "go on with the search saved in FILE (and keep saving there); the symmetry mode, backend "
+     "and shard come from FILE")
+    ("shard", po::value(&o.shard), "K/N: search only shard K of N of a fixed cut of the tree")
+    ("progress", po::value(&o.progress)->implicit_value("10"),
+     "print a progress line to stderr every SECONDS (default 10), also into logs");
   // clang-format on
 }
 
-SearchOutcome run_search(const Problem& original, const std::string& file, OrbitVisitor* visit,
-                         const SolveLimits& limits, const SearchOptions& o,
-                         const SymmetricSolver* sym) {
-  SearchOutcome out;
-  const Problem& pb = sym ? sym->restricted() : original;
-  // A solution of pb as a class: its options in `original`, its class size, symmetric or not;
-  // orbit 0 when it is not the canonical solution of its class.
-  struct Judged {
-    std::span<const OptionId> solution;
-    SymmetricSolver::Verdict v;
-  };
-  auto judge = [&](std::span<const OptionId> s, std::vector<OptionId>& buf) -> Judged {
-    if (!sym) return {s, {1, false}};
-    const auto v = sym->judge(s, buf);
-    return {buf, v};
-  };
-  auto count_in = [](Tally& t, const SymmetricSolver::Verdict& v) {
-    ++t.unique;
-    t.total += v.orbit;
-    t.symmetric += v.symmetric;
-  };
-  const bool tty = ::isatty(STDERR_FILENO) != 0;
+void load_resume(SearchOptions& o) {
+  if (o.resume.empty()) return;
+  o.saved = read_checkpoint(o.resume, &o.saved_run);
+}
+
+SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisitor* visit,
+                         const SolveLimits& limits, SearchOptions& o, const SymmetricSolver* sym,
+                         const std::string& symmetry) {
+  const unsigned threads = parse_threads(o.threads);
+  const double every = parse_seconds(o.checkpoint_every, "--checkpoint-every", 60);
+  const double progress_every = parse_seconds(o.progress, "--progress", 10);
+  Backend backend = parse_backend(o.backend);
   const std::string checkpoint = !o.checkpoint.empty() ? o.checkpoint : o.resume;
-  unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-  const bool units = !checkpoint.empty() || !o.shard.empty() ||
-                     ((threads > 1 || tty) && limits.max_solutions != 1);
-  if (!units) {  // one thread, nothing to save: the plain search
-    Solver solver(pb);
-    if (!visit && !sym) {
-      out.st = solver.count(limits);
-      out.tally = {out.st.solutions, out.st.solutions, 0};
-    } else {
-      std::vector<OptionId> buf;
-      auto each = [&](std::span<const OptionId> s) {
-        const Judged j = judge(s, buf);
-        if (!j.v.orbit) return true;
-        count_in(out.tally, j.v);
-        if (visit && !(*visit)(j.solution, j.v.orbit)) return false;
-        return !(limits.max_solutions && out.tally.unique >= limits.max_solutions);
-      };
-      SolveLimits inner;
-      inner.stop = limits.stop;
-      out.st = solver.solve(each, inner);
-    }
-    out.threads = 1;
-    out.json = {{"backend", backend_name(solver.backend())}, {"threads", 1}};
-    return out;
-  }
-
-  Shard shard = o.shard.empty() ? Shard{} : parse_shard(o.shard);
-  const std::string fingerprint =
-      problem_fingerprint(pb) + (sym ? "-g" + std::to_string(sym->group_order()) : "");
-  ParallelSolver ps(pb);
-  Saved saved;
-  saved.done.assign(ps.units().size(), false);
-  if (!o.resume.empty()) {
-    saved = read_checkpoint(o.resume, pb, ps, fingerprint);
-    if (!o.shard.empty() && (shard.k != saved.shard.k || shard.n != saved.shard.n)) {
-      throw UsageError("--shard " + shard.text() + " differs from the checkpoint's shard " +
-                       saved.shard.text());
-    }
-    shard = saved.shard;
-  }
-
-  // Done units and their counts (updated under the solver's lock, see parallel.hpp).
-  std::vector<UnitResult> result(ps.units().size());
-  std::vector<Tally> tally(ps.units().size());
-  std::vector<bool> done = saved.done;
-  if (!o.resume.empty()) {  // keep the saved counts unit by unit for the next checkpoint
-    const auto j = nlohmann::json::parse(read_file(o.resume));
-    for (const auto& e : j["done"]) {
-      const auto u = e[0].get<std::size_t>();
-      result[u] = {e[1].get<std::uint64_t>(), e[2].get<std::uint64_t>()};
-      tally[u] = {e[3].get<std::uint64_t>(), e[4].get<std::uint64_t>(), e[5].get<std::uint64_t>()};
-    }
-  }
-  auto checkpoint_json = [&](bool complete) {
-    nlohmann::json list = nlohmann::json::array();
-    UnitResult sum;
-    Tally classes;
-    for (std::size_t u = 0; u < done.size(); ++u) {
-      if (!done[u]) continue;
-      list.push_back({u, result[u].solutions, result[u].nodes, tally[u].unique, tally[u].total,
-                      tally[u].symmetric});
-      sum.solutions += result[u].solutions;
-      sum.nodes += result[u].nodes;
-      add(classes, tally[u]);
-    }
-    return nlohmann::json{{"cubex", "checkpoint"},
-                          {"version", 1},
-                          {"puzzle",
-                           {{"file", file},
-                            {"fingerprint", fingerprint},
-                            {"items", pb.num_items()},
-                            {"options", pb.num_options()}}},
-                          {"backend", backend_name(ps.backend())},
-                          {"cut", ps.target_units()},
-                          {"units", ps.units().size()},
-                          {"shard", shard.text()},
-                          {"complete", complete},
-                          {"counts",
-                           {{"total", classes.total},
-                            {"unique", classes.unique},
-                            {"symmetric", classes.symmetric},
-                            {"group_order", sym ? sym->group_order() : 1}}},
-                          {"nodes", sum.nodes},
-                          {"done", std::move(list)}};
-  };
-
-  // Compact (a line per unit would make it large), atomic: a kill leaves the previous one whole.
-  auto save = [&](const nlohmann::json& j) {
-    try {
-      write_file_atomic(checkpoint, j.dump() + "\n");
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
-    }
-  };
-
-  ParallelOptions opt;
+  JobOptions opt;
   opt.threads = threads;
-  opt.shard_index = shard.k;
-  opt.shard_count = shard.n;
-  opt.skip = &saved.done;
-  opt.skipped_counts = saved.counts;
-  // The workers stop on the caller's stop flag, or when the visitor is done (limit reached, or
-  // it said stop).
-  opt.limits.stop = limits.stop;
-  opt.tick_seconds = std::min(0.25, std::max(0.001, g_checkpoint_every));
-
-  // Solutions reach the visitor in unit order, each unit's in search order: the order of a
-  // one-thread run, whatever the number of threads. A unit's solutions wait in `pending` until
-  // the units before it are done. A unit counts as done for the checkpoint once all its
-  // solutions were handed on.
-  std::vector<std::size_t> order;
-  for (std::size_t u = 0; u < ps.units().size(); ++u)
-    if (u % shard.n == shard.k && !saved.done[u]) order.push_back(u);
-  std::vector<bool> finished(ps.units().size(), false);
-  std::map<std::size_t, std::vector<std::pair<std::vector<OptionId>, SymmetricSolver::Verdict>>>
-      pending;
-  std::size_t pos = 0;
-  std::uint64_t emitted = 0;
-  Tally emitted_tally;
-  bool emit_stopped = false;
-  auto emit = [&](std::span<const OptionId> sol, const SymmetricSolver::Verdict& v) {
-    if (emit_stopped) return false;
-    ++emitted;
-    count_in(emitted_tally, v);
-    if (!(*visit)(sol, v.orbit) || (limits.max_solutions && emitted >= limits.max_solutions)) {
-      emit_stopped = true;
-    }
-    return !emit_stopped;
-  };
-  std::vector<OptionId> buf;  // the visitor runs under the solver's lock: one buffer will do
-  auto on_solution = [&](std::size_t u, std::span<const OptionId> s) {
-    if (emit_stopped) return false;
-    const Judged j = judge(s, buf);
-    if (!j.v.orbit) return true;
-    count_in(tally[u], j.v);
-    if (!visit) return true;
-    if (pos < order.size() && u == order[pos]) return emit(j.solution, j.v);
-    pending[u].emplace_back(std::vector<OptionId>(j.solution.begin(), j.solution.end()), j.v);
-    return true;
-  };
-  opt.on_unit_done = [&](std::size_t u, const UnitResult& r) {
-    result[u] = r;
-    finished[u] = true;
-    if (!sym) tally[u] = {r.solutions, r.solutions, 0};
-    if (!visit) {
-      done[u] = true;
-      return true;
-    }
-    while (!emit_stopped && pos < order.size() && finished[order[pos]]) {
-      done[order[pos]] = true;
-      if (++pos == order.size()) break;
-      auto it = pending.find(order[pos]);
-      if (it == pending.end()) continue;
-      for (const auto& [sol, v] : it->second)
-        if (!emit(sol, v)) break;
-      pending.erase(it);
-    }
-    return !emit_stopped;
-  };
-  auto last_save = std::chrono::steady_clock::now();
-  std::size_t line_width = 0;
-  opt.on_tick = [&](const Progress& p) {
-    if (!checkpoint.empty() && std::chrono::steady_clock::now() - last_save >=
-                                   std::chrono::duration<double>(g_checkpoint_every)) {
-      save(checkpoint_json(false));
-      last_save = std::chrono::steady_clock::now();
-    }
-    if (!tty) return;
-    char frac[16];
-    std::snprintf(frac, sizeof frac, "%5.1f%%", 100 * p.fraction);
-    std::string line = std::string(frac) + "  units " + with_commas(p.units_done) + "/" +
-                       with_commas(p.units_total) + "  solutions " + with_commas(p.solutions) +
-                       "  nodes " + short_count(p.nodes) + "  elapsed " + clock_text(p.elapsed) +
-                       "  left " + (p.eta < 0 ? std::string("?") : "~" + clock_text(p.eta));
-    const std::size_t w = line.size();
-    if (line.size() < line_width) line.append(line_width - line.size(), ' ');
-    line_width = w;
-    std::cerr << '\r' << line << std::flush;
-  };
-
-  UnitVisitor ordered(on_solution);
-  const ParallelStats ps_stats = ps.solve(visit || sym ? &ordered : nullptr, opt);
-  if (tty) std::cerr << "\n";
-  if (!checkpoint.empty()) save(checkpoint_json(ps_stats.st.complete));
-
-  out.st = ps_stats.st;
-  out.tally = saved.tally;
-  if (visit) {
-    out.st.solutions = saved.counts.solutions + emitted;
-    out.st.complete = ps_stats.st.complete && !emit_stopped;
-    add(out.tally, emitted_tally);
-  } else if (!sym) {
-    out.tally = {out.st.solutions, out.st.solutions, 0};  // done, skipped and cut-short units
-  } else {
-    for (std::size_t u = 0; u < tally.size(); ++u)
-      if (!saved.done[u]) add(out.tally, tally[u]);
+  opt.max_classes = limits.max_solutions;
+  opt.stop = limits.stop;
+  opt.ordered = visit != nullptr;
+  if (!o.shard.empty()) {
+    const Shard sh = parse_shard(o.shard);
+    opt.shard_index = sh.k;
+    opt.shard_count = sh.n;
   }
-  out.threads = ps_stats.threads;
-  std::size_t done_in_shard = 0;
-  for (std::size_t u = 0; u < done.size(); ++u) done_in_shard += done[u];
-  out.json = {{"backend", backend_name(ps.backend())},
-              {"threads", ps_stats.threads},
-              {"fingerprint", fingerprint},
-              {"cut", ps.target_units()},
-              {"units", ps.units().size()},
-              {"shard", shard.text()},
-              {"units_in_shard", ps_stats.units_total},
-              {"units_done", done_in_shard}};
+  if (o.saved) {
+    const TreeIdentity& t = o.saved->tree;
+    if (!o.shard.empty() &&
+        (t.shard_index != opt.shard_index || t.shard_count != opt.shard_count)) {
+      throw UsageError("--shard " + o.shard + " differs from the checkpoint's shard " +
+                       std::to_string(t.shard_index) + "/" + std::to_string(t.shard_count));
+    }
+    opt.shard_index = t.shard_index;
+    opt.shard_count = t.shard_count;
+    if (t.cut) opt.cut = t.cut;
+    opt.resume = &*o.saved;
+  }
+  SearchJob job(sym ? sym->restricted() : pb, sym, backend);
+  if (o.saved) {
+    const std::string d =
+        job.identity(opt.shard_count > 1 ? opt.cut : 0, opt.shard_index, opt.shard_count)
+            .difference(o.saved->tree);
+    if (!d.empty()) {
+      throw InputError(o.resume, "tree", "the checkpoint belongs to another search: " + d);
+    }
+  }
+
+  // The progress line: on a terminal, redrawn in place every quarter second; with --progress,
+  // a new line every so many seconds (for logs).
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  const bool lines = !o.progress.empty();
+  std::size_t width = 0;
+  auto last_line = std::chrono::steady_clock::now();
+  bool first_line = true;
+  if (tty || lines) {
+    opt.progress_seconds = lines && !tty ? progress_every : 0.25;
+    opt.on_progress = [&](const JobProgress& p) {
+      char frac[16];
+      std::snprintf(frac, sizeof frac, "%5.1f%%", 100 * p.fraction);
+      std::string line = std::string(frac) + "  solutions " + with_commas(p.counts.total) +
+                         "  nodes " + short_count(p.counts.nodes) + "  elapsed " +
+                         clock_text(p.elapsed) + "  left " +
+                         (p.eta < 0 ? std::string("?") : "~" + clock_text(p.eta));
+      const auto now = std::chrono::steady_clock::now();
+      if (lines &&
+          (first_line || now - last_line >= std::chrono::duration<double>(progress_every) ||
+           p.fraction >= 1)) {
+        if (tty && width) std::cerr << '\r' << std::string(width, ' ') << '\r';
+        std::cerr << "progress: " << line << "\n" << std::flush;
+        last_line = now;
+        first_line = false;
+        width = 0;
+        return;
+      }
+      if (!tty) return;
+      const std::size_t w = line.size();
+      if (line.size() < width) line.append(width - line.size(), ' ');
+      width = w;
+      std::cerr << '\r' << line << std::flush;
+    };
+  }
+  CheckpointRun run{file, symmetry, backend_name(job.backend()), sym ? sym->group_order() : 1};
+  if (!checkpoint.empty()) {
+    opt.checkpoint_seconds = every;
+    opt.on_checkpoint = [&](const JobState& st) {
+      try {
+        write_file_atomic(checkpoint, checkpoint_json(st, run).dump() + "\n");
+      } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+      }
+    };
+  }
+  SearchOutcome out;
+  try {
+    out.job = job.run(opt, visit);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (tty && width) std::cerr << "\n";
+  const TreeIdentity id = out.job.state.tree;
+  out.json = {{"backend", backend_name(job.backend())},
+              {"threads", out.job.threads},
+              {"fingerprint", id.fingerprint},
+              {"tree", tree_identity_json(id)},
+              {"cut", id.cut},
+              {"shard", std::to_string(id.shard_index) + "/" + std::to_string(id.shard_count)},
+              {"complete", out.job.complete},
+              {"resumed", o.saved.has_value()},
+              {"spans", out.job.spans},
+              {"splits", out.job.splits},
+              {"pending", out.job.state.pending.size()}};
   return out;
 }
 

@@ -1,53 +1,48 @@
-// The search behind `cubex solve`: threads, progress line, checkpoint/resume and shards
-// (cubex/core/parallel.hpp), kept apart from cmd_solve.cpp so that the command only adds the
-// options and calls run_search().
+// The search behind `cubex solve`: options (threads, backend, checkpoint/resume, shards,
+// progress) turned into a cubex::SearchJob run (cubex/core/job.hpp), and the progress line.
 #pragma once
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
-#include "cubex/core/solver.hpp"
+#include "cubex/core/job.hpp"
+#include "cubex/io/checkpoint.hpp"
 #include "cubex/symmetry.hpp"
 
 namespace cubex::cli {
 
 struct SearchOptions {
-  unsigned threads = 0;    // 0: all cores
-  std::string checkpoint;  // --checkpoint FILE
-  std::string resume;      // --resume FILE
-  std::string shard;       // --shard K/N
+  std::string threads;           // --threads N (0: all cores)
+  std::string checkpoint;        // --checkpoint FILE
+  std::string checkpoint_every;  // --checkpoint-every SECONDS
+  std::string resume;            // --resume FILE
+  std::string shard;             // --shard K/N
+  std::string backend = "auto";  // --backend auto|links|bitset
+  std::string progress;          // --progress[=SECONDS]: "" off
+  // Filled by load_resume(): the checkpoint to go on from and how it was run.
+  std::optional<JobState> saved;
+  CheckpointRun saved_run;
 };
 
-// Adds --threads, --checkpoint, --resume and --shard to a command's options.
+// Adds --threads, --backend, --checkpoint, --checkpoint-every, --resume, --shard and --progress.
 void add_search_options(boost::program_options::options_description& opts, SearchOptions& o);
 
-// Counts up to symmetry: classes, the solutions they hold, the symmetric classes. Without a
-// symmetry group every solution is its own class.
-struct Tally {
-  std::uint64_t unique = 0, total = 0, symmetric = 0;
-};
+// With --resume, reads the checkpoint (InputError when it is not a valid one).
+void load_resume(SearchOptions& o);
 
 struct SearchOutcome {
-  SolveStats st;
-  Tally tally;
-  unsigned threads = 1;
-  nlohmann::json json;  // the "search" object of --json: units, shard, fingerprint, backend
+  JobResult job;
+  nlohmann::json json;  // the "search" object of --json
 };
 
-// Counts (visit == nullptr) or visits the solutions of `pb`. With one thread, no checkpoint,
-// resume or shard and no terminal for progress, this is a plain Solver run; otherwise the tree
-// is cut into work units. `file` names the puzzle in checkpoints. Throws UsageError for bad
-// options and InputError for a checkpoint that does not fit the puzzle.
-// With `sym`, the search runs on sym->restricted(), each solution found is judged, and only the
-// canonical ones count as classes and reach `visit` (as options of `pb`, with their class size);
-// `limits.max_solutions` then counts classes. Without it every solution has class size 1.
-SearchOutcome run_search(const Problem& pb, const std::string& file, OrbitVisitor* visit,
-                         const SolveLimits& limits, const SearchOptions& o,
-                         const SymmetricSolver* sym = nullptr);
-
-// A fingerprint of the matrix (items with their ranges, options): checkpoints and shard results
-// of one puzzle carry the same one.
-std::string problem_fingerprint(const Problem& pb);
+// Counts (visit == nullptr) or lists the solutions of `pb` (with `sym`: of its restricted
+// problem, judged, one per class). `limits.max_solutions` counts classes; `limits.stop` stops.
+// `symmetry` names the mode for checkpoints. Throws UsageError for bad options and InputError
+// for a checkpoint that does not belong to this search.
+SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisitor* visit,
+                         const SolveLimits& limits, SearchOptions& o, const SymmetricSolver* sym,
+                         const std::string& symmetry);
 
 }  // namespace cubex::cli

@@ -58,7 +58,7 @@ struct Tables {
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
 
-  Tables(const Problem& p, bool sort_options) {
+  explicit Tables(const Problem& p) {
     std::vector<std::uint32_t> internal(p.num_items());
     for (ItemId i = 0; i < p.num_items(); ++i)
       if (p.item(i).primary) internal[i] = n1++;
@@ -69,19 +69,10 @@ struct Tables {
     words = (m + 63) / 64;
     pwords = (n1 + 63) / 64;
 
-    // Internal option order: by sorted internal item list (pieces, then cells in a polycube
-    // file), so that options dying together share words and an item's options share few words.
-    std::vector<std::vector<std::uint32_t>> keys(m);
-    for (OptionId o = 0; o < m; ++o) {
-      for (ItemId i : p.option(o)) keys[o].push_back(internal[i]);
-      std::sort(keys[o].begin(), keys[o].end());
-    }
-    order.resize(m);
-    for (OptionId o = 0; o < m; ++o) order[o] = o;
-    if (sort_options) {
-      std::stable_sort(order.begin(), order.end(),
-                       [&](OptionId a, OptionId b) { return keys[a] < keys[b]; });
-    }
+    // Internal option order: the engines' common order (engine.hpp), sorted item lists (pieces,
+    // then cells in a polycube file), so that options dying together share words and an item's
+    // options share few words.
+    order = search_order(p);
     opt_start.reserve(m + 1);
     opt_start.push_back(0);
     std::vector<std::vector<OptionId>> by_item(n);
@@ -161,10 +152,10 @@ class BitsetEngine final : public Engine {
 
   std::unique_ptr<Engine> clone() const override { return std::make_unique<BitsetEngine>(t_); }
 
-  RunResult run(std::span<const std::uint32_t> prefix, std::uint32_t depth, SolutionVisitor* visit,
-                const SolveLimits& limits) override {
+  RunResult run(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
+                const SolveLimits& limits, const Control* control) override {
     const auto t0 = std::chrono::steady_clock::now();
-    RunResult r = search(prefix, depth, visit, limits);
+    RunResult r = search(span, depth, visit, limits, control);
     r.st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
   }
@@ -175,7 +166,24 @@ class BitsetEngine final : public Engine {
     std::uint32_t p;     // current (word, mask) pair of col[item]
     std::uint64_t bits;  // candidates left in that word
     std::uint32_t sib;   // index of the child being searched
+    std::uint32_t end;   // children from this index on are outside the span
+    std::uint32_t kids;  // number of children
+    bool onb;            // this node is an ancestor of the span's end
   };
+
+  // Untried children of frame `l` after the current one.
+  std::uint32_t remaining(std::int64_t l) const {
+    const Tables& t = *t_;
+    const std::size_t L = static_cast<std::size_t>(l), W = t.words;
+    const Frame& f = frame_[L];
+    std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcountll(f.bits));
+    for (std::uint32_t q = f.p + 1; q < nzc_[L]; ++q) {
+      const std::uint32_t w = nz_[L * W + q];
+      n += static_cast<std::uint32_t>(
+          __builtin_popcountll(live_[L * W + w] & t.dense[f.item * W + w]));
+    }
+    return n;
+  }
 
   // The primary item with the fewest live options at `level`; `best` gets their number.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
@@ -350,12 +358,13 @@ class BitsetEngine final : public Engine {
     return true;
   }
 
-  RunResult search(std::span<const std::uint32_t> prefix, std::uint32_t depth,
-                   SolutionVisitor* visit, const SolveLimits& limits) {
+  RunResult search(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
+                   const SolveLimits& limits, const Control* ctl) {
     const Tables& t = *t_;
     RunResult r;
     SolveStats& st = r.st;
     updates_ = 0;
+    if (!span.to_end && !(span.begin < span.end)) return r;  // empty
     // Level 0: every option live, every primary item open.
     std::fill_n(live_.begin(), t.words, ~std::uint64_t{0});
     if (t.m % 64) live_[t.words - 1] = (std::uint64_t{1} << (t.m % 64)) - 1;
@@ -367,63 +376,82 @@ class BitsetEngine final : public Engine {
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
-    // Replay the prefix.
-    const std::uint32_t base = static_cast<std::uint32_t>(prefix.size());
-    for (std::uint32_t l = 0; l < base; ++l) {
-      std::uint32_t best;
-      if (is_open_empty(l)) return r;
-      const std::uint32_t i = choose(l, best);
-      if (prefix[l] >= best) return r;
-      start_frame(l, i);
-      std::uint32_t x = 0;
-      for (std::uint32_t k = 0; k <= prefix[l]; ++k) next(l, x);
-      frame_[l].sib = prefix[l];
-      chosen_[l] = x;
-      descend(l, x);
-    }
-    const std::uint32_t limit = depth ? base + depth : UINT32_MAX;
-
-    std::uint32_t level = base;
+    const std::span<const std::uint32_t> begin(span.begin);
+    const std::uint32_t begin_len = static_cast<std::uint32_t>(begin.size());
+    const std::uint32_t limit = depth ? depth : UINT32_MAX;
+    SpanCursor cur;
+    cur.start(span);
+    bool replay = begin_len > 0;  // still descending along span.begin
+    std::uint32_t poll = 0;
+    std::uint32_t level = 0;
     std::uint32_t x;
   enter:
+    if (replay && level < begin_len) {  // an ancestor of the span's first node: not counted
+      if (is_open_empty(level)) goto backup;
+      goto branch;
+    }
+    replay = false;
     if (level == limit) {
       ++r.frontier;
       goto backup;
     }
-    ++st.nodes;
-    if (limits.stop && (st.nodes & 1023) == 0 && limits.stop->load(std::memory_order_relaxed)) {
+    if (ctl && (++poll & 63) == 0) {
+      const std::uint32_t sig = ctl->signal->load(std::memory_order_relaxed);
+      if (sig & Control::kYield) {
+        SpanCursor::set_rest(r, frame_.data(), level, false);
+        st.complete = false;
+        goto done;
+      }
+      if (sig & Control::kHungry) {
+        ctl->signal->fetch_and(~std::uint32_t{Control::kHungry}, std::memory_order_relaxed);
+        cur.donate(
+            frame_.data(), level, [&](std::int64_t l) { return remaining(l); }, *ctl, r);
+      }
+    }
+    if (limits.stop && ((st.nodes + 1) & 1023) == 0 &&
+        limits.stop->load(std::memory_order_relaxed)) {
+      SpanCursor::set_rest(r, frame_.data(), level, false);
       st.complete = false;
       goto done;
     }
+    ++st.nodes;
     if (is_open_empty(level)) {
       ++st.solutions;
       if (visit && !report(*visit, level)) {
+        SpanCursor::set_rest(r, frame_.data(), level, true);
         st.complete = false;
         goto done;
       }
       if (limits.max_solutions && st.solutions >= limits.max_solutions) {
+        SpanCursor::set_rest(r, frame_.data(), level, true);
         st.complete = false;
         goto done;
       }
       goto backup;
     }
-    {
-      std::uint32_t best;
-      const std::uint32_t i = choose(level, best);
-      if (best == 0) goto backup;
-      start_frame(level, i);
-      frame_[level].sib = UINT32_MAX;  // incremented to 0 by the first child
-    }
-  try_next:
-    if (!next(level, x)) goto backup;
-    ++frame_[level].sib;
+  branch : {
+    std::uint32_t best;
+    const std::uint32_t i = choose(level, best);
+    if (best == 0) goto backup;
+    start_frame(level, i);
+    frame_[level].kids = best;
+    cur.bound(frame_.data(), level);
+    frame_[level].sib = UINT32_MAX;  // incremented to 0 by the first child
+  }
+  try_next : {
+    Frame& f = frame_[level];
+    const std::uint32_t sib = f.sib + 1;  // (wraps to 0 for the first child)
+    if (sib >= f.end || !next(level, x)) goto backup;
+    f.sib = sib;
+    if (replay && sib < begin[level]) goto try_next;  // replaying: skip to begin's child
     chosen_[level] = x;
     descend(level, x);
     ++level;
     goto enter;
-
+  }
   backup:
-    if (level == base) goto done;
+    replay = false;
+    if (level == 0) goto done;
     --level;
     goto try_next;
 
@@ -450,7 +478,7 @@ class BitsetEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
-  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p, true));
+  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p));
 }
 
 }  // namespace cubex::detail

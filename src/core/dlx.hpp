@@ -50,16 +50,20 @@ struct Dlx {
     std::int32_t item;
     std::int32_t x;  // node of the option being tried, or `item` for "none"
     std::uint32_t tweak_base;
-    std::uint32_t sib;  // index of the child being searched (see engine.hpp: tree addresses)
+    std::uint32_t sib;   // index of the child being searched (see engine.hpp: tree paths)
+    std::uint32_t end;   // children from this index on are outside the span
+    std::uint32_t kids;  // number of children (MRV count)
+    bool onb;            // this node is an ancestor of the span's end
     Mode mode;
   };
   std::vector<Frame> frame;
   std::vector<std::int32_t> tweaked;  // stack of tweaked option nodes
   std::uint32_t tweak_top = 0;
   std::vector<OptionId> chosen;  // solution handed to the visitor
+  std::vector<OptionId> order;   // matrix option k is the problem's option order[k]
   std::uint64_t updates = 0;
 
-  explicit Dlx(const Problem& p) {
+  explicit Dlx(const Problem& p) : order(search_order(p)) {
     // Items: primaries first, in the problem's order, then secondaries.
     std::vector<std::int32_t> header_of(p.num_items());
     for (ItemId i = 0; i < p.num_items(); ++i)
@@ -87,7 +91,7 @@ struct Dlx {
     nd[x] = Node{0, 0, 0};
     for (OptionId o = 0; o < p.num_options(); ++o) {
       const std::int32_t first = x + 1;
-      for (ItemId it : p.option(o)) {
+      for (ItemId it : p.option(order[o])) {
         const std::int32_t h = header_of[it];
         ++x;
         nd[x].top = h;
@@ -259,142 +263,187 @@ struct Dlx {
     return chosen_item;
   }
 
-  template <bool Mult>
-  SolveStats run(SolutionVisitor* visit, const SolveLimits& limits) {
-    return run_at<Mult>({}, 0, visit, limits).st;
+  // Untried children of frame `l` after the current one (UINT32_MAX: not known, tweak mode).
+  std::uint32_t remaining(std::int64_t l) const {
+    const Frame& f = frame[static_cast<std::size_t>(l)];
+    if (multiplicities && f.mode == kTweak) return UINT32_MAX;
+    if (f.x == f.item) return 0;  // on "none", the last child
+    std::uint32_t n = f.mode == kLast ? 1 : 0;
+    for (std::int32_t q = nd[f.x].down; q != f.item; q = nd[q].down) ++n;
+    return n;
   }
 
-  // The subtree at `prefix`, down to `depth` levels below it (0: all the way); see engine.hpp.
-  // Levels above the prefix are replayed by skipping the siblings before the prefix's child.
+  // The nodes of `span` (engine.hpp), down to absolute level `depth` (0: all the way).
   template <bool Mult>
-  RunResult run_at(std::span<const std::uint32_t> prefix, std::uint32_t depth,
-                   SolutionVisitor* visit, const SolveLimits& limits) {
+  RunResult run_at(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
+                   const SolveLimits& limits, const Control* ctl) {
     RunResult r;
     SolveStats& st = r.st;
     const auto t0 = std::chrono::steady_clock::now();
-    const std::int32_t base = static_cast<std::int32_t>(prefix.size());
-    const std::int32_t limit = depth ? base + static_cast<std::int32_t>(depth) : INT32_MAX;
+    updates = 0;
+    if (!span.to_end && !(span.begin < span.end)) return r;  // empty
+    const std::span<const std::uint32_t> begin(span.begin);
+    const std::int32_t begin_len = static_cast<std::int32_t>(begin.size());
+    const std::int32_t limit = depth ? static_cast<std::int32_t>(depth) : INT32_MAX;
+    SpanCursor cur;
+    cur.start(span);
+    bool replay = begin_len > 0;  // still descending along span.begin
+    std::uint32_t poll = 0;
     std::int32_t level = 0;
     std::int32_t i, x, theta;
-    updates = 0;
-
-  enter:
-    if (level < base) {
-      if (rlink[0] == 0) goto done;  // the prefix runs through a solution: not a node
-      goto branch;
-    }
-    if (level == limit) {
-      ++r.frontier;
-      goto backup;
-    }
-    ++st.nodes;
-    if (limits.stop && (st.nodes & 1023) == 0 && limits.stop->load(std::memory_order_relaxed)) {
-      st.complete = false;
-      goto done;
-    }
-    if (rlink[0] == 0) {
-      ++st.solutions;
-      if (visit) {
-        chosen.clear();
-        for (std::int32_t l = 0; l < level; ++l)
-          if (frame[l].x != frame[l].item) chosen.push_back(option_of(frame[l].x));
-        if (!(*visit)(std::span<const OptionId>(chosen))) {
+    try {
+    enter:
+      if (replay && level < begin_len) {  // an ancestor of the span's first node: not counted
+        if (rlink[0] == 0) goto backup;
+        goto branch;
+      }
+      replay = false;
+      if (level == limit) {
+        ++r.frontier;
+        goto backup;
+      }
+      if (ctl && (++poll & 63) == 0) {
+        const std::uint32_t sig = ctl->signal->load(std::memory_order_relaxed);
+        if (sig & Control::kYield) {
+          SpanCursor::set_rest(r, frame.data(), level, false);
           st.complete = false;
           goto done;
         }
+        if (sig & Control::kHungry) {
+          ctl->signal->fetch_and(~std::uint32_t{Control::kHungry}, std::memory_order_relaxed);
+          cur.donate(
+              frame.data(), level, [&](std::int64_t l) { return remaining(l); }, *ctl, r);
+        }
       }
-      if (limits.max_solutions && st.solutions >= limits.max_solutions) {
+      if (limits.stop && ((st.nodes + 1) & 1023) == 0 &&
+          limits.stop->load(std::memory_order_relaxed)) {
+        SpanCursor::set_rest(r, frame.data(), level, false);
         st.complete = false;
         goto done;
       }
-      goto backup;
-    }
-  branch:
-    i = choose<Mult>(theta);
-    if (theta <= 0) goto backup;
-    frame[level].item = i;
-    frame[level].x = -1;
-    frame[level].sib = 0;
-    if (!Mult || (room[i] == 1 && need[i] == 1)) {
-      frame[level].mode = kPlain;
-      cover(i);
-    } else if (room[i] == 1) {
-      frame[level].mode = kLast;
-      cover(i);
-    } else {
-      frame[level].mode = kTweak;
-      frame[level].tweak_base = tweak_top;
-    }
-    x = nd[i].down;
-
-  try_x:
-    // Frame `level` has item i; x is the next candidate (a node in column i, or i itself).
-    switch (Mult ? frame[level].mode : kPlain) {
-      case kPlain:
-        if (x == i) {
-          uncover(i);
-          goto backup;
+      ++st.nodes;
+      if (rlink[0] == 0) {
+        ++st.solutions;
+        if (visit) {
+          chosen.clear();
+          for (std::int32_t l = 0; l < level; ++l)
+            if (frame[l].x != frame[l].item) chosen.push_back(order[option_of(frame[l].x)]);
+          if (!(*visit)(std::span<const OptionId>(chosen))) {
+            SpanCursor::set_rest(r, frame.data(), level, true);
+            st.complete = false;
+            goto done;
+          }
         }
-        break;
-      case kLast:
-        if (x == i) {
-          if (frame[level].x == i) {  // "none" was tried already
+        if (limits.max_solutions && st.solutions >= limits.max_solutions) {
+          SpanCursor::set_rest(r, frame.data(), level, true);
+          st.complete = false;
+          goto done;
+        }
+        goto backup;
+      }
+    branch:
+      i = choose<Mult>(theta);
+      if (theta <= 0) goto backup;
+      frame[level].item = i;
+      frame[level].x = -1;
+      frame[level].sib = 0;
+      frame[level].kids = static_cast<std::uint32_t>(theta);
+      cur.bound(frame.data(), level);
+      if (!Mult || (room[i] == 1 && need[i] == 1)) {
+        frame[level].mode = kPlain;
+        cover(i);
+      } else if (room[i] == 1) {
+        frame[level].mode = kLast;
+        cover(i);
+      } else {
+        frame[level].mode = kTweak;
+        frame[level].tweak_base = tweak_top;
+      }
+      if (frame[level].end == 0) goto finish;  // no child in the span
+      x = nd[i].down;
+
+    try_x:
+      // Frame `level` has item i; x is the next candidate (a node in column i, or i itself).
+      switch (Mult ? frame[level].mode : kPlain) {
+        case kPlain:
+          if (x == i) {
             uncover(i);
             goto backup;
           }
-          frame[level].x = i;  // try "none of them"
-          goto descend;
-        }
-        break;
-      case kTweak:
-        if (x != i && nd[i].top >= need[i]) {
-          tweak(i, x);
-          --room[i];
-          --need[i];
           break;
-        }
-        if (need[i] <= 0) {  // try "no more options of i"
-          rlink[llink[i]] = rlink[i];
-          llink[rlink[i]] = llink[i];
-          frame[level].x = i;
-          goto descend;
-        }
-        untweak(i, frame[level].tweak_base);
-        goto backup;
-    }
-    frame[level].x = x;
-    commit_others(x);
-  descend:
-    ++level;
-    if (level <= base && frame[level - 1].sib < prefix[level - 1]) goto skip;  // replaying
-    goto enter;
+        case kLast:
+          if (x == i) {
+            if (frame[level].x == i) {  // "none" was tried already
+              uncover(i);
+              goto backup;
+            }
+            frame[level].x = i;  // try "none of them"
+            goto descend;
+          }
+          break;
+        case kTweak:
+          if (x != i && nd[i].top >= need[i]) {
+            tweak(i, x);
+            --room[i];
+            --need[i];
+            break;
+          }
+          if (need[i] <= 0) {  // try "no more options of i"
+            rlink[llink[i]] = rlink[i];
+            llink[rlink[i]] = llink[i];
+            frame[level].x = i;
+            goto descend;
+          }
+          untweak(i, frame[level].tweak_base);
+          goto backup;
+      }
+      frame[level].x = x;
+      commit_others(x);
+    descend:
+      ++level;
+      if (replay && frame[level - 1].sib < begin[level - 1]) goto skip;  // replaying
+      goto enter;
 
-  backup:
-    if (level <= base) goto done;
-  skip:
-    --level;
-    ++frame[level].sib;
-    i = frame[level].item;
-    x = frame[level].x;
-    if (Mult && x == i) {  // returning from "none"
-      if (frame[level].mode == kLast) {
-        uncover(i);
+    backup:
+      replay = false;
+      if (level == 0) goto done;
+    skip:
+      --level;
+      ++frame[level].sib;
+      i = frame[level].item;
+      x = frame[level].x;
+      if (Mult && x == i) {  // returning from "none", always the last child
+        if (frame[level].mode == kLast) {
+          uncover(i);
+        } else {
+          rlink[llink[i]] = i;
+          llink[rlink[i]] = i;
+          untweak(i, frame[level].tweak_base);
+        }
+        goto backup;
+      }
+      uncommit_others(x);
+      if (Mult && frame[level].mode == kTweak) {
+        ++room[i];
+        ++need[i];
+        x = nd[i].down;
       } else {
-        rlink[llink[i]] = i;
-        llink[rlink[i]] = i;
+        x = nd[x].down;
+      }
+      if (frame[level].sib >= frame[level].end) goto finish;
+      goto try_x;
+
+    finish:  // frame `level` has no more children in the span
+      if (Mult && frame[level].mode == kTweak) {
         untweak(i, frame[level].tweak_base);
+      } else {
+        uncover(i);
       }
       goto backup;
+    } catch (...) {  // the visitor threw: leave the matrix as it was, for the next run
+      unwind(level);
+      throw;
     }
-    uncommit_others(x);
-    if (Mult && frame[level].mode == kTweak) {
-      ++room[i];
-      ++need[i];
-      x = nd[i].down;
-    } else {
-      x = nd[x].down;
-    }
-    goto try_x;
 
   done:
     unwind(level);

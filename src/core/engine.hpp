@@ -1,36 +1,66 @@
 // The interface both search backends implement (dlx.hpp: dancing links, the general path and the
-// reference; bitset.hpp: live-option bitsets, the fast path for plain exact cover).
+// reference; bitset.cpp: live-option bitsets, the fast path for plain exact cover).
 //
-// Tree addresses. Both backends walk the same search tree: at every node the primary item with
-// the fewest remaining options is chosen (ties: the first item), and its children are tried in a
-// fixed order. A node is named by its path from the root, the list of child indices taken at
-// each level (the "choice prefix"). `run(prefix, ...)` replays the prefix and searches only the
-// subtree below it; `depth` > 0 stops `depth` levels below the prefix and counts the nodes met
-// there (`frontier`) instead of searching them. Work units, checkpoints and shards are built on
-// these two calls (parallel.cpp).
+// One tree. Both backends walk the same search tree: at every node the primary item with the
+// fewest remaining options is chosen (ties: the first item), and its children are that item's
+// options in one fixed order, `search_order()` below. A node is named by its path from the root,
+// the list of child indices taken at each level; the root is the empty path.
+//
+// Intervals. The nodes of the tree in depth-first (preorder) order are ordered as their paths
+// are lexicographically (an ancestor before its descendants). `run(span, ...)` searches the nodes
+// N with `span.begin <= N < span.end`: it replays the path `begin` (skipping the siblings before
+// it at each level), then goes on depth first, backing up past `begin`'s ancestors, until the
+// next node would not be below `end`. A path need not name an existing node: an index past the
+// last child simply means "after these children". Every piece of work of the parallel layer
+// (job.hpp) is such an interval, so threads, checkpoints and shards only ever cut a line.
+//
+// Control. A run given a Control polls `signal` every few dozen nodes, before entering a node:
+//   kYield:  stop now; `RunResult::rest` receives the start of what was not searched (the span
+//            [rest, end) is the remainder), `complete` is false.
+//   kHungry: a thread is idle: hand it the later half of the untried children at the shallowest
+//            level that has some, through `give`, and stop before them (the run's own `end`
+//            moves there). Only plain levels are split (a level of Algorithm M's "tweak" mode
+//            keeps its children), so what is given away always follows what is kept.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
+#include "cubex/core/job.hpp"
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
 
 namespace cubex::detail {
 
+struct Control {
+  enum : std::uint32_t { kYield = 1, kHungry = 2 };
+  std::atomic<std::uint32_t>* signal = nullptr;
+  // Offers [begin, end) of estimated weight `weight` to an idle thread; false when none wants it.
+  bool (*give)(void* ctx, TreeSpan&& span) = nullptr;
+  void* ctx = nullptr;
+};
+
 struct RunResult {
   SolveStats st;
   std::uint64_t frontier = 0;  // nodes met at the depth limit (not searched)
+  // When stopped by kYield, the visitor or a limit: where the rest of the span starts, and its
+  // estimated weight (a share of the whole tree).
+  bool has_rest = false;
+  TreePath rest;
+  double rest_weight = 0;
+  double given_weight = 0;  // estimated weight handed to other threads (kHungry)
 };
 
 class Engine {
  public:
   virtual ~Engine() = default;
-  // Searches the subtree at `prefix` (empty: the whole tree). An invalid prefix (an index past
-  // the last child, or through a leaf) names an empty subtree: no solutions, no nodes.
-  virtual RunResult run(std::span<const std::uint32_t> prefix, std::uint32_t depth,
-                        SolutionVisitor* visit, const SolveLimits& limits) = 0;
+  // Searches the nodes of `span` (see above). `depth` > 0: nodes deeper than `depth` levels are
+  // not searched but counted in `frontier` (used to count children when cutting the tree).
+  virtual RunResult run(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
+                        const SolveLimits& limits, const Control* control) = 0;
   // An independent engine for another thread (shares read-only tables where it can).
   virtual std::unique_ptr<Engine> clone() const = 0;
 };
@@ -42,9 +72,113 @@ class Engine {
 enum class BitsetMrv { kAuto, kScan, kCounts };
 extern BitsetMrv g_bitset_mrv;
 
+// The order in which a chosen item's options become children: for plain exact cover, the
+// options sorted by their sorted item lists (primary items first, in the problem's order), which
+// keeps options that die together in the same bitset words; with multiplicities, the problem's
+// order (the tree of Knuth's dlx3). Entry k is the problem's index of the k-th option.
+std::vector<OptionId> search_order(const Problem& p);
+// "sorted" or "input": which of the two orders above applies (part of the tree's identity).
+const char* search_order_name(const Problem& p);
+
 // kAuto picks the bitset backend when the problem has no multiplicities, the CPU has POPCNT, AVX2
 // and BMI2, and its tables stay small (items x options / 8 bytes); otherwise dancing links.
 std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend);
 Backend resolve_backend(const Problem& p, Backend backend);
+
+// Estimated weight of the children [from, to) of a node whose children each weigh `child`.
+inline double range_weight(std::uint32_t from, std::uint32_t to, std::uint32_t kids, double child) {
+  const std::uint32_t hi = to < kids ? to : kids;
+  return hi > from ? (hi - from) * child : 0.0;
+}
+
+// The span bookkeeping both engines share. A frame (one per level of the current path) has
+//   sib:  the index of the child being searched,
+//   end:  no child at or past this index belongs to the span,
+//   kids: the number of children (an estimate under Algorithm M's tweaking),
+//   onb:  the path to this frame's node is a proper prefix of the span's end.
+struct SpanCursor {
+  TreePath end;
+  bool to_end = true;
+
+  void start(const TreeSpan& s) {
+    end = s.end;
+    to_end = s.to_end;
+  }
+  // Fills the bounds of a new frame at `level` from its parent's.
+  template <class Frame>
+  void bound(Frame* frame, std::int64_t level) const {
+    Frame& f = frame[level];
+    const std::size_t L = static_cast<std::size_t>(level);
+    f.onb = !to_end && L < end.size() &&
+            (level == 0 || (frame[level - 1].onb && frame[level - 1].sib == end[L - 1]));
+    f.end = !f.onb ? UINT32_MAX : L + 1 == end.size() ? end[L] : end[L] + 1;
+  }
+  // The path of the node at `level` (frames 0..level-1), its last index raised by `bump`.
+  template <class Frame>
+  static TreePath path(const Frame* frame, std::int64_t level, std::uint32_t bump = 0) {
+    TreePath p(static_cast<std::size_t>(level));
+    for (std::int64_t l = 0; l < level; ++l) p[static_cast<std::size_t>(l)] = frame[l].sib;
+    if (level > 0) p.back() += bump;
+    return p;
+  }
+  // The estimated weight of what follows the child being searched at each level (and of that
+  // child too when `with_current`, the deepest level only).
+  template <class Frame>
+  static double rest_weight(const Frame* frame, std::int64_t level, bool with_current) {
+    double child = 1, w = 0;
+    for (std::int64_t l = 0; l < level; ++l) {
+      child /= frame[l].kids ? frame[l].kids : 1;
+      const bool cur = with_current && l == level - 1;
+      w += range_weight(frame[l].sib + (cur ? 0 : 1), frame[l].end, frame[l].kids, child);
+    }
+    return w;
+  }
+  // Records where the rest of the span starts: at the node at `level` itself (stopped before
+  // entering it) or after it (stopped after visiting a solution there).
+  template <class Frame>
+  static void set_rest(RunResult& r, const Frame* frame, std::int64_t level, bool after) {
+    r.has_rest = true;
+    r.rest = path(frame, level, after ? 1 : 0);
+    if (after && level == 0) r.rest = {1};  // the root was a solution: nothing follows
+    r.rest_weight = rest_weight(frame, level, !after);
+  }
+  // kHungry: gives away the later half of the untried children of the shallowest level that has
+  // some. remaining(l) counts the untried children of level l (UINT32_MAX: unknown, which stops
+  // the search for a level: what is given must follow everything kept).
+  template <class Frame, class Remaining>
+  void donate(Frame* frame, std::int64_t level, Remaining remaining, const Control& ctl,
+              RunResult& r) {
+    double child = 1;
+    for (std::int64_t L = 0; L < level; ++L) {
+      Frame& f = frame[L];
+      child /= f.kids ? f.kids : 1;
+      std::uint32_t rem = remaining(L);
+      if (rem == UINT32_MAX) return;
+      const std::uint32_t room = f.end - f.sib - 1;  // children left before the end bound
+      if (rem > room) rem = room;
+      if (rem == 0) continue;
+      const std::uint32_t m = f.sib + 1 + rem / 2;
+      TreeSpan d;
+      d.begin = path(frame, L + 1);
+      d.begin.back() = m;
+      d.end = end;
+      d.to_end = to_end;
+      d.weight = range_weight(m, m + (rem - rem / 2), f.kids, child);
+      const double w = d.weight;
+      TreePath new_end = d.begin;
+      if (!ctl.give(ctl.ctx, std::move(d))) return;
+      r.given_weight += w;
+      end = std::move(new_end);
+      to_end = false;
+      for (std::int64_t l = 0; l < L; ++l) {
+        frame[l].onb = true;
+        frame[l].end = frame[l].sib + 1;
+      }
+      f.onb = true;
+      f.end = m;
+      return;
+    }
+  }
+};
 
 }  // namespace cubex::detail

@@ -1,6 +1,7 @@
 // Solver: the public face of the two search backends (engine.hpp).
 #include "cubex/core/solver.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "dlx.hpp"
@@ -22,10 +23,10 @@ class DlxEngine final : public Engine {
   explicit DlxEngine(std::shared_ptr<const Dlx> pristine)
       : pristine_(std::move(pristine)), work_(*pristine_) {}
   std::unique_ptr<Engine> clone() const override { return std::make_unique<DlxEngine>(pristine_); }
-  RunResult run(std::span<const std::uint32_t> prefix, std::uint32_t depth, SolutionVisitor* visit,
-                const SolveLimits& limits) override {
-    return work_.multiplicities ? work_.run_at<true>(prefix, depth, visit, limits)
-                                : work_.run_at<false>(prefix, depth, visit, limits);
+  RunResult run(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
+                const SolveLimits& limits, const Control* control) override {
+    return work_.multiplicities ? work_.run_at<true>(span, depth, visit, limits, control)
+                                : work_.run_at<false>(span, depth, visit, limits, control);
   }
 
  private:
@@ -34,6 +35,37 @@ class DlxEngine final : public Engine {
 };
 
 }  // namespace
+
+std::vector<OptionId> search_order(const Problem& p) {
+  std::vector<OptionId> order(p.num_options());
+  for (OptionId o = 0; o < order.size(); ++o) order[o] = o;
+  if (p.has_multiplicities()) return order;
+  // Items as the engines number them: primaries first, in the problem's order.
+  std::vector<std::uint32_t> internal(p.num_items());
+  std::uint32_t n = 0;
+  for (ItemId i = 0; i < p.num_items(); ++i)
+    if (p.item(i).primary) internal[i] = n++;
+  for (ItemId i = 0; i < p.num_items(); ++i)
+    if (!p.item(i).primary) internal[i] = n++;
+  // Sort keys flattened: option o's sorted internal items at key[start[o] .. start[o + 1]).
+  std::vector<std::uint32_t> start(p.num_options() + 1, 0), key;
+  key.reserve(p.num_entries());
+  for (OptionId o = 0; o < p.num_options(); ++o) {
+    const std::size_t b = key.size();
+    for (ItemId i : p.option(o)) key.push_back(internal[i]);
+    std::sort(key.begin() + static_cast<std::ptrdiff_t>(b), key.end());
+    start[o + 1] = static_cast<std::uint32_t>(key.size());
+  }
+  std::stable_sort(order.begin(), order.end(), [&](OptionId a, OptionId b) {
+    return std::lexicographical_compare(key.begin() + start[a], key.begin() + start[a + 1],
+                                        key.begin() + start[b], key.begin() + start[b + 1]);
+  });
+  return order;
+}
+
+const char* search_order_name(const Problem& p) {
+  return p.has_multiplicities() ? "input" : "sorted";
+}
 
 Backend resolve_backend(const Problem& p, Backend backend) {
   if (backend == Backend::kAuto) return bitset_supported(p) ? Backend::kBitset : Backend::kLinks;
@@ -62,11 +94,11 @@ detail::Engine& Solver::engine() {
 }
 
 SolveStats Solver::solve(SolutionVisitor visit, const SolveLimits& limits) {
-  return engine().run({}, 0, &visit, limits).st;
+  return engine().run(TreeSpan{}, 0, &visit, limits, nullptr).st;
 }
 
 SolveStats Solver::count(const SolveLimits& limits) {
-  return engine().run({}, 0, nullptr, limits).st;
+  return engine().run(TreeSpan{}, 0, nullptr, limits, nullptr).st;
 }
 
 std::optional<std::vector<OptionId>> Solver::first() {

@@ -24,7 +24,7 @@ int det(const Vec3& a, const Vec3& b, const Vec3& c) {
 }
 
 // x points to R, y to U, z to F. Each face: its outward normal, then the directions of
-// "right" and "down" on it as seen from outside in the sticker order of the README.
+// "right" and "down" on it as seen from outside in the sticker order of docs/pocket.md.
 struct FaceFrame {
   Vec3 normal, right, down;
 };

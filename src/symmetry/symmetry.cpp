@@ -1,6 +1,8 @@
 // Counting up to symmetry: anchor restriction plus a canonical check (see symmetry.hpp).
 #include "cubex/symmetry.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -149,6 +151,22 @@ SymmetricSolver::Verdict SymmetricSolver::judge(std::span<const OptionId> soluti
     fixers += img == sol;
   }
   return {group_.order() / fixers, fixers > kernel_};
+}
+
+std::string SymmetricSolver::identity() const {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the permutations
+  for (const auto& perm : group_.perm) {
+    for (ItemId i : perm) {
+      for (int k = 0; k < 4; ++k) {
+        h ^= (i >> (8 * k)) & 0xFF;
+        h *= 1099511628211ULL;
+      }
+    }
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "group of %zu, %016llx", group_.order(),
+                static_cast<unsigned long long>(h));
+  return buf;
 }
 
 SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& limits) {

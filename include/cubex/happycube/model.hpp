@@ -8,7 +8,7 @@
 // solution covers every shell point exactly once (edges and corners interlock; a flat seam between
 // coplanar faces or a concave edge is an edge like any other).
 //
-// Conventions (those of the seed files, see README): a plate is flipped first (mirrored left to
+// Conventions (those of the HC_BQ files, see docs/formats.md): a plate is flipped first (mirrored left to
 // right), then turned k quarter turns counter-clockwise as seen in the net. In the net of a single
 // cube, places 1, 2, 5, 6 form a column from top to bottom, 3 is left of 2 and 4 right of 2; the
 // flaps fold toward the viewer, so the side of a plate as drawn (unflipped) faces into the cube.

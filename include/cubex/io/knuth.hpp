@@ -1,5 +1,5 @@
 // cubex/io/knuth.hpp - Knuth's exact-cover text format (dlx1/dlx3), as read by `cubex solve
-// FILE.dlx` or `FILE.xc`. See README.md, "Knuth's format", for the grammar.
+// FILE.dlx` or `FILE.xc`. See docs/formats.md for the grammar.
 #pragma once
 
 #include <string>

@@ -2,9 +2,9 @@
 // and the compact state index.
 //
 // Three views of one cube:
-//  - Facelets: 24 sticker colours (letters) in the order documented in README ("2x2x2 Rubik's
-//    cube"): faces U R F D L B, four stickers each, read row by row as the face is seen from
-//    outside (U with B at the top, D with F at the top, R F L B with U at the top).
+//  - Facelets: 24 sticker colours (letters) in the order documented in docs/pocket.md
+//    ("Sticker strings"): faces U R F D L B, four stickers each, read row by row as the face is
+//    seen from outside (U with B at the top, D with F at the top, R F L B with U at the top).
 //  - Corners: which corner sits at each of the 8 positions and how it is twisted.
 //  - The compact index 0..3,674,159 of a state with the DBL corner fixed in place: the
 //    permutation of the other 7 corners (7! = 5040) times the twist of 6 of them (3^6 = 729;

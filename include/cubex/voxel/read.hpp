@@ -1,6 +1,6 @@
 // cubex/voxel/read.hpp - reading voxel puzzles: the JSON format and the wooden-cube text format.
 //
-// JSON (`.json`, see README "Voxel puzzles"):
+// JSON (`.json`, see docs/formats.md, "Voxel puzzles"):
 //   {"name": ..., "kind": "voxel", "comment": ...,
 //    "container": {"box": [x,y,z]} | {"cells": [[x,y,z],...], "optional": [...]} | {"layers":
 //    [...]}, "pieces": [{"name": ..., "cells": [...] | "layers": [...], "count": n}, ...],

@@ -1,0 +1,187 @@
+// cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
+//
+//   build/cubex_schedule [--units N] [--latency-us L] FILE...
+//   build/cubex_schedule --eta FILE...
+//
+// For each Knuth-format FILE it cuts the search tree into N consecutive spans (SearchJob::cut,
+// default 65,536), searches every span alone on one thread and records its work (nodes and CPU
+// seconds). It then replays the scheduler of cubex/core/job.hpp for 2, 16, 64 and 1,024 workers:
+// one worker starts with the whole line of spans; an idle worker asks, and a busy one hands over
+// the later half of what it has left (the engine halves its untried children the same way); a
+// hand-over costs the replay of the spans' path plus `latency` (0 for threads; e.g. 50 us for one
+// message round trip between machines). Efficiency = work / (workers x makespan).
+// The finest grain of the replay is one span of the cut, so the figures are a lower bound where a
+// single span is large.
+//
+// --eta: how good the progress line's estimate of the time left is. Each FILE is searched on one
+// thread with a progress report every 0.05 s; at the first report past 10%, 50% and 90% of the
+// tree (by the estimate) the predicted time left is compared with the time the run then really
+// took; the table gives the relative error.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "cubex/core/job.hpp"
+#include "cubex/io/knuth.hpp"
+
+namespace {
+
+struct Sim {
+  double makespan = 0;
+  std::uint64_t handovers = 0;
+};
+
+// Workers hold ranges [a, b) of span indices; each finishes span after span. When one runs dry it
+// takes the later half of the largest remaining range of another (by count of spans, as the
+// engine halves children), paying `cost_us` of overhead.
+Sim simulate(const std::vector<double>& work, unsigned workers, double cost) {
+  struct W {
+    std::size_t a = 0, b = 0;  // its spans
+    double t = 0;              // time at which its current span ends (or it became idle)
+  };
+  std::vector<W> w(workers);
+  w[0].b = work.size();
+  Sim out;
+  auto busy = [&](unsigned k) { return w[k].a < w[k].b; };
+  std::size_t done = 0;
+  std::vector<double> clock(workers, 0);
+  while (done < work.size()) {
+    // Idle workers take the later half of the most spans another has left.
+    for (unsigned k = 0; k < workers; ++k) {
+      if (busy(k)) continue;
+      unsigned v = workers;
+      std::size_t most = 1;
+      for (unsigned j = 0; j < workers; ++j)
+        if (w[j].b - w[j].a > most) most = w[j].b - w[j].a, v = j;
+      if (v == workers) break;  // nobody has two spans left: nothing to hand over
+      const std::size_t half = (w[v].b - w[v].a) / 2;
+      w[k].b = w[v].b;
+      w[k].a = w[v].b - half;
+      w[v].b = w[k].a;
+      clock[k] = std::max(clock[k], clock[v]) + cost;
+      ++out.handovers;
+    }
+    // The busy worker with the earliest clock does its next span.
+    unsigned best = workers;
+    for (unsigned k = 0; k < workers; ++k)
+      if (busy(k) && (best == workers || clock[k] < clock[best])) best = k;
+    clock[best] += work[w[best].a++];
+    ++done;
+  }
+  for (unsigned k = 0; k < workers; ++k) out.makespan = std::max(out.makespan, clock[k]);
+  return out;
+}
+
+int eta_table(const std::vector<std::string>& files) {
+  std::printf("| file | run (s) | error at 10%% | at 50%% | at 90%% |\n|---|---|---|---|---|\n");
+  for (const std::string& f : files) {
+    const cubex::KnuthFile kf = cubex::read_knuth_file(f);
+    cubex::SearchJob job(kf.problem);
+    struct Mark {
+      double fraction, elapsed, eta;
+    };
+    std::vector<Mark> marks;
+    cubex::JobOptions opt;
+    opt.threads = 1;
+    opt.progress_seconds = 0.05;
+    opt.on_progress = [&](const cubex::JobProgress& p) {
+      marks.push_back({p.fraction, p.elapsed, p.eta});
+    };
+    const cubex::JobResult r = job.run(opt);
+    std::string row = f.substr(f.find_last_of('/') + 1);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " | %.2f", r.seconds);
+    row += buf;
+    for (double at : {0.1, 0.5, 0.9}) {
+      auto m = std::find_if(marks.begin(), marks.end(),
+                            [&](const Mark& k) { return k.fraction >= at && k.eta >= 0; });
+      if (m == marks.end()) {
+        row += " | -";
+        continue;
+      }
+      const double actual = r.seconds - m->elapsed;
+      std::snprintf(buf, sizeof buf, " | %+.0f%% (%.2f s vs %.2f s)",
+                    actual > 0 ? 100 * (m->eta - actual) / actual : 0.0, m->eta, actual);
+      row += buf;
+    }
+    std::printf("| %s |\n", row.c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint32_t units = 65536;
+  double latency_us = 50;
+  std::vector<std::string> files;
+  bool eta = false;
+  for (int k = 1; k < argc; ++k) {
+    if (!std::strcmp(argv[k], "--eta")) {
+      eta = true;
+    } else if (!std::strcmp(argv[k], "--units") && k + 1 < argc) {
+      units = static_cast<std::uint32_t>(std::stoul(argv[++k]));
+    } else if (!std::strcmp(argv[k], "--latency-us") && k + 1 < argc) {
+      latency_us = std::stod(argv[++k]);
+    } else {
+      files.push_back(argv[k]);
+    }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "usage: cubex_schedule [--units N] [--latency-us L] | --eta FILE...\n");
+    return 2;
+  }
+  if (eta) return eta_table(files);
+  std::printf(
+      "| file | spans | largest span | work (s) | 2 | 16 | 64 | 1,024 | 64, +%g us | 1,024, +%g us "
+      "|\n",
+      latency_us, latency_us);
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const std::string& f : files) {
+    const cubex::KnuthFile kf = cubex::read_knuth_file(f);
+    cubex::SearchJob job(kf.problem);
+    const auto starts = job.cut(units);
+    std::vector<double> work;
+    double total = 0;
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+      cubex::TreeSpan s;
+      s.begin = starts[k];
+      if (k + 1 < starts.size()) {
+        s.end = starts[k + 1];
+        s.to_end = false;
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      job.search(s);
+      const double sec =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      work.push_back(sec);
+      total += sec;
+    }
+    const double largest = *std::max_element(work.begin(), work.end());
+    // A hand-over between threads: the replay of a path, about a microsecond.
+    const double replay = 1e-6;
+    std::string row = f.substr(f.find_last_of('/') + 1);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, " | %zu | %.2f%% | %.2f", starts.size(), 100 * largest / total,
+                  total);
+    row += buf;
+    for (unsigned p : {2u, 16u, 64u, 1024u}) {
+      const Sim s = simulate(work, p, replay);
+      std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * total / (p * s.makespan));
+      row += buf;
+    }
+    for (unsigned p : {64u, 1024u}) {
+      const Sim s = simulate(work, p, replay + latency_us * 1e-6);
+      std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * total / (p * s.makespan));
+      row += buf;
+    }
+    std::printf("| %s |\n", row.c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}

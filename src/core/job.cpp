@@ -1,0 +1,731 @@
+// SearchJob (job.hpp): spans of the search tree handed to a pool of threads, split on demand.
+//
+// The runner keeps every span of the run in one map keyed by its first node, which is tree
+// (depth-first) order: pending spans, running ones and, when solutions are wanted in order,
+// finished ones whose solutions wait for their turn. A thread takes the earliest pending span.
+// An idle thread raises kHungry on the busy ones; the first to see it hands over the later half
+// of its untried children (engine.hpp) through give(), which inserts the new span right after
+// the giver's. A stop, a limit or a tick (progress, checkpoint) raises kYield: each engine ends
+// its span where it stands and reports where the rest starts; the rest becomes a pending span.
+#include "cubex/core/job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "engine.hpp"
+
+namespace cubex {
+
+JobCounts& JobCounts::operator+=(const JobCounts& o) {
+  unique += o.unique;
+  total += o.total;
+  symmetric += o.symmetric;
+  solutions += o.solutions;
+  nodes += o.nodes;
+  updates += o.updates;
+  return *this;
+}
+
+std::string TreeIdentity::difference(const TreeIdentity& o, bool ignore_shard_index) const {
+  auto text = [](const std::string& s) { return "\"" + s + "\""; };
+  auto num = [](std::uint64_t v) { return std::to_string(v); };
+  auto diff = [](const char* what, const std::string& mine, const std::string& theirs) {
+    return std::string(what) + ": expected " + mine + ", found " + theirs;
+  };
+  if (fingerprint != o.fingerprint || items != o.items || options != o.options) {
+    return diff(
+        "puzzle", text(fingerprint) + " (" + num(items) + " items, " + num(options) + " options)",
+        text(o.fingerprint) + " (" + num(o.items) + " items, " + num(o.options) + " options)");
+  }
+  if (order != o.order) return diff("option order", text(order), text(o.order));
+  if (rule != o.rule) return diff("choice rule", text(rule), text(o.rule));
+  if (judge != o.judge) {
+    return diff("symmetry", judge.empty() ? "none" : text(judge),
+                o.judge.empty() ? "none" : text(o.judge));
+  }
+  if (cut != o.cut) return diff("cut (units of the shard split)", num(cut), num(o.cut));
+  if (shard_count != o.shard_count)
+    return diff("shard count", num(shard_count), num(o.shard_count));
+  if (!ignore_shard_index && shard_index != o.shard_index) {
+    return diff("shard", num(shard_index) + "/" + num(shard_count),
+                num(o.shard_index) + "/" + num(o.shard_count));
+  }
+  return {};
+}
+
+std::string problem_fingerprint(const Problem& pb) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits
+  auto mix = [&](std::uint64_t v) {
+    for (int k = 0; k < 8; ++k) {
+      h ^= (v >> (8 * k)) & 0xFF;
+      h *= 1099511628211ULL;
+    }
+  };
+  mix(pb.num_items());
+  for (const Item& it : pb.items()) {
+    for (char c : it.name) mix(static_cast<unsigned char>(c));
+    mix(it.primary);
+    mix(it.lo);
+    mix(it.hi);
+  }
+  mix(pb.num_options());
+  for (OptionId o = 0; o < pb.num_options(); ++o) {
+    mix(pb.option(o).size());
+    for (ItemId i : pb.option(o)) mix(i);
+  }
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+  return buf;
+}
+
+// The item choice rule of both engines (engine.hpp); change the version when the tree changes.
+constexpr const char* kChoiceRule = "mrv-first/1";
+
+SearchJob::SearchJob(const Problem& problem, const SolutionJudge* judge, Backend backend)
+    : problem_(problem),
+      judge_(judge),
+      backend_(detail::resolve_backend(problem, backend)),
+      proto_(detail::make_engine(problem, backend_)) {}
+
+SearchJob::~SearchJob() = default;
+
+TreeIdentity SearchJob::identity(std::uint32_t cut, std::uint32_t shard_index,
+                                 std::uint32_t shard_count) const {
+  TreeIdentity id;
+  id.fingerprint = problem_fingerprint(problem_);
+  id.items = problem_.num_items();
+  id.options = problem_.num_options();
+  id.order = detail::search_order_name(problem_);
+  id.rule = kChoiceRule;
+  id.judge = judge_ ? judge_->identity() : "";
+  id.cut = cut;
+  id.shard_index = shard_index;
+  id.shard_count = shard_count;
+  return id;
+}
+
+SolveStats SearchJob::search(const TreeSpan& span, SolutionVisitor* visit) {
+  return proto_->run(span, 0, visit, {}, nullptr).st;
+}
+
+namespace {
+
+struct CutPiece {
+  TreePath start;  // its first node
+  TreePath node;   // the children lo..hi-1 of this node (and the nodes from start down to it)
+  std::uint32_t lo = 0, hi = 0;
+  double weight = 0;
+};
+
+constexpr std::size_t kMaxCutDepth = 64;
+
+// The static cut (cut() and shards): pieces of the tree, heaviest split first.
+std::vector<CutPiece> cut_pieces(detail::Engine& engine, std::uint32_t units,
+                                 const std::atomic<bool>* stop) {
+  // Children of `node`: the nodes one level below it, met by a depth-limited run of its subtree.
+  auto children = [&](const TreePath& node) -> std::uint32_t {
+    TreeSpan s;
+    s.begin = node;
+    if (!node.empty()) {
+      s.end = node;
+      ++s.end.back();
+      s.to_end = false;
+    }
+    const auto r = engine.run(s, static_cast<std::uint32_t>(node.size() + 1), nullptr, {}, nullptr);
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(r.frontier, UINT32_MAX - 1));
+  };
+  auto heavier = [](const CutPiece& a, const CutPiece& b) {
+    if (a.weight != b.weight) return a.weight < b.weight;
+    return a.start > b.start;
+  };
+  std::vector<CutPiece> open, done;
+  open.push_back(CutPiece{{}, {}, 0, children({}), 1.0});
+  std::size_t expansions = 0;
+  while (!open.empty() && open.size() + done.size() < units &&
+         expansions < std::size_t{4} * units + 64 && !(stop && stop->load())) {
+    std::pop_heap(open.begin(), open.end(), heavier);
+    CutPiece p = std::move(open.back());
+    open.pop_back();
+    if (p.hi - p.lo >= 2) {  // halve the range of children
+      const std::uint32_t mid = p.lo + (p.hi - p.lo) / 2;
+      const double w = p.weight / (p.hi - p.lo);
+      CutPiece right{p.node, p.node, mid, p.hi, w * (p.hi - mid)};
+      right.start.push_back(mid);
+      p.hi = mid;
+      p.weight = w * (mid - p.lo);
+      open.push_back(std::move(p));
+      std::push_heap(open.begin(), open.end(), heavier);
+      open.push_back(std::move(right));
+      std::push_heap(open.begin(), open.end(), heavier);
+      continue;
+    }
+    if (p.hi == p.lo || p.node.size() + 1 >= kMaxCutDepth) {
+      done.push_back(std::move(p));
+      continue;
+    }
+    TreePath child = p.node;  // one child: the piece becomes its children
+    child.push_back(p.lo);
+    ++expansions;
+    const std::uint32_t k = children(child);
+    if (k == 0) {
+      done.push_back(std::move(p));
+      continue;
+    }
+    p.node = std::move(child);
+    p.lo = 0;
+    p.hi = k;
+    open.push_back(std::move(p));
+    std::push_heap(open.begin(), open.end(), heavier);
+  }
+  for (auto& p : open) done.push_back(std::move(p));
+  std::sort(done.begin(), done.end(),
+            [](const CutPiece& a, const CutPiece& b) { return a.start < b.start; });
+  return done;
+}
+
+}  // namespace
+
+std::vector<TreePath> SearchJob::cut(std::uint32_t units, const std::atomic<bool>* stop) const {
+  auto engine = proto_->clone();
+  std::vector<TreePath> starts;
+  for (auto& p : cut_pieces(*engine, std::max<std::uint32_t>(units, 1), stop))
+    starts.push_back(std::move(p.start));
+  return starts;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class JobRunner {
+ public:
+  JobRunner(SearchJob& job, const JobOptions& opt, ClassVisitor* visit)
+      : job_(job), opt_(opt), visit_(visit), ordered_(visit && opt.ordered) {}
+
+  JobResult run();
+
+ private:
+  enum class State { kPending, kRunning, kDone };
+  struct Slot {
+    TreeSpan span;
+    State state = State::kPending;
+    std::uint64_t epoch = 0;  // tick at which it started running
+    bool front = false;       // ordered: its solutions go straight to the visitor
+    // Ordered: what it found, waiting to be emitted, and its counts (settled when emitted).
+    std::vector<OptionId> buffer;
+    std::vector<std::uint32_t> sizes;
+    std::vector<SolutionJudge::Verdict> verdicts;
+    JobCounts counts;
+    double done_weight = 0;
+  };
+  using Slots = std::map<TreePath, Slot>;
+  struct alignas(64) Worker {
+    JobRunner* run = nullptr;
+    std::atomic<std::uint32_t> signal{0};
+    Slots::iterator slot;
+    bool busy = false;
+    bool paused = false;    // ordered: stopped its span to run the front one
+    bool rejected = false;  // its last solution was refused at the limit (not counted)
+  };
+
+  static bool give(void* ctx, TreeSpan&& span);
+  void worker(unsigned k);
+  void halt(bool by_limit);
+  void yield_all();
+  void settle(const JobCounts& c, double weight);
+  void advance_front();
+  bool emit(std::span<const OptionId> s, const SolutionJudge::Verdict& v);
+  bool on_solution(Worker& w, std::span<const OptionId> s, std::vector<OptionId>& buf,
+                   JobCounts& local);
+  JobState snapshot();
+  JobProgress progress();
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+  SearchJob& job_;
+  const JobOptions& opt_;
+  ClassVisitor* visit_;
+  const bool ordered_;
+  std::chrono::steady_clock::time_point t0_;
+
+  std::mutex mu_;  // guards everything below (and the visitor)
+  std::condition_variable cv_;
+  Slots slots_;
+  std::size_t pending_ = 0;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  unsigned busy_ = 0, idle_ = 0, exited_ = 0;
+  std::uint64_t epoch_ = 0;
+  JobState base_;       // the state the run started from
+  JobCounts settled_;   // settled in this run
+  JobCounts searched_;  // nodes and solutions of everything searched in this run
+  JobCounts emitted_;   // ordered: classes handed to the visitor
+  double weight_settled_ = 0;
+  std::size_t buffered_ = 0;
+  std::uint64_t spans_ = 0, splits_ = 0;
+  std::atomic<bool> halted_{false};
+  bool stopped_ = false, limited_ = false;
+  std::exception_ptr error_;
+  std::atomic<std::uint64_t> accepted_{0};  // unordered max_classes
+};
+
+bool JobRunner::give(void* ctx, TreeSpan&& span) {
+  Worker& w = *static_cast<Worker*>(ctx);
+  JobRunner& r = *w.run;
+  std::lock_guard<std::mutex> lock(r.mu_);
+  if (r.halted_ || r.idle_ <= r.pending_) return false;
+  Slot& mine = w.slot->second;
+  mine.span.end = span.begin;
+  mine.span.to_end = false;
+  mine.span.weight = std::max(0.0, mine.span.weight - span.weight);
+  TreePath key = span.begin;
+  Slot s;
+  s.span = std::move(span);
+  r.slots_.emplace(std::move(key), std::move(s));
+  ++r.pending_;
+  ++r.splits_;
+  r.cv_.notify_all();
+  return true;
+}
+
+void JobRunner::halt(bool by_limit) {  // under mu_
+  if (!halted_) {
+    halted_ = true;
+    if (by_limit) limited_ = true;
+  }
+  for (auto& w : workers_) w->signal.fetch_or(detail::Control::kYield);
+  cv_.notify_all();
+}
+
+void JobRunner::yield_all() {  // under mu_
+  ++epoch_;
+  for (auto& w : workers_)
+    if (w->busy) w->signal.fetch_or(detail::Control::kYield);
+}
+
+void JobRunner::settle(const JobCounts& c, double weight) {  // under mu_
+  settled_ += c;
+  weight_settled_ += weight;
+}
+
+bool JobRunner::emit(std::span<const OptionId> s, const SolutionJudge::Verdict& v) {  // under mu_
+  if (halted_) return false;
+  ++emitted_.unique;
+  emitted_.total += v.orbit;
+  emitted_.symmetric += v.symmetric;
+  bool go = (*visit_)(s, v.orbit);
+  if (opt_.max_classes && emitted_.unique >= opt_.max_classes) go = false;
+  if (!go) halt(true);
+  return go;
+}
+
+// Ordered: hands the buffered solutions of the spans at the front to the visitor, in order, and
+// settles the finished ones; the first span not finished becomes the front (it emits directly).
+void JobRunner::advance_front() {  // under mu_
+  while (!slots_.empty()) {
+    Slot& f = slots_.begin()->second;
+    if (!f.front) {
+      f.front = true;
+      std::size_t at = 0;
+      for (std::size_t k = 0; k < f.sizes.size(); ++k) {
+        if (!emit(std::span<const OptionId>(f.buffer).subspan(at, f.sizes[k]), f.verdicts[k]))
+          break;
+        at += f.sizes[k];
+      }
+      buffered_ -= std::min(buffered_, f.buffer.size());
+      f.buffer = {};
+      f.sizes = {};
+      f.verdicts = {};
+      cv_.notify_all();
+    }
+    if (f.state != State::kDone || halted_) return;
+    settle(f.counts, f.done_weight);
+    slots_.erase(slots_.begin());
+  }
+}
+
+bool JobRunner::on_solution(Worker& w, std::span<const OptionId> s, std::vector<OptionId>& buf,
+                            JobCounts& local) {
+  SolutionJudge::Verdict v{1, false};
+  std::span<const OptionId> out = s;
+  if (const SolutionJudge* judge = job_.judge_) {
+    v = judge->judge(s, buf);
+    if (!v.orbit) return true;
+    out = buf;
+  }
+  if (!ordered_) {
+    if (opt_.max_classes && accepted_.fetch_add(1) >= opt_.max_classes) {
+      w.rejected = true;
+      std::lock_guard<std::mutex> lock(mu_);
+      halt(true);
+      return false;
+    }
+    ++local.unique;
+    local.total += v.orbit;
+    local.symmetric += v.symmetric;
+    bool go = true;
+    if (visit_) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (halted_) return false;
+      go = (*visit_)(out, v.orbit);
+      if (!go) halt(true);
+    }
+    if (opt_.max_classes && accepted_.load() >= opt_.max_classes) {
+      std::lock_guard<std::mutex> lock(mu_);
+      halt(true);
+      return false;
+    }
+    return go;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  Slot& me = w.slot->second;
+  ++me.counts.unique;
+  me.counts.total += v.orbit;
+  me.counts.symmetric += v.symmetric;
+  if (me.front) return emit(out, v);
+  me.buffer.insert(me.buffer.end(), out.begin(), out.end());
+  me.sizes.push_back(static_cast<std::uint32_t>(out.size()));
+  me.verdicts.push_back(v);
+  buffered_ += out.size();
+  while (!halted_ && !me.front && buffered_ > opt_.order_buffer) {
+    const Slot& f = slots_.begin()->second;
+    if (f.state == State::kPending) {  // nobody runs the front: stop here and go run it
+      w.paused = true;
+      return false;
+    }
+    cv_.wait(lock);
+  }
+  return !halted_;
+}
+
+void JobRunner::worker(unsigned k) {
+  Worker& w = *workers_[k];
+  auto engine = job_.proto_->clone();
+  detail::Control ctl;
+  ctl.signal = &w.signal;
+  ctl.give = &JobRunner::give;
+  ctl.ctx = &w;
+  std::vector<OptionId> buf;
+  JobCounts local;
+  auto visit = [&](std::span<const OptionId> s) { return on_solution(w, s, buf, local); };
+  SolutionVisitor sv(visit);
+  const bool need_visitor = visit_ || job_.judge_ || opt_.max_classes;
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    // The earliest pending span; idle (asking the busy threads for work) while there is none.
+    Slots::iterator it = slots_.end();
+    while (!halted_) {
+      if (pending_ > 0) {
+        for (it = slots_.begin(); it != slots_.end() && it->second.state != State::kPending; ++it) {
+        }
+        break;
+      }
+      if (busy_ == 0) break;  // nothing pending, nothing running: the work is done
+      ++idle_;
+      for (auto& o : workers_)
+        if (o->busy) o->signal.fetch_or(detail::Control::kHungry);
+      cv_.wait_for(lock, std::chrono::milliseconds(5));
+      --idle_;
+    }
+    if (halted_ || it == slots_.end()) break;
+    Slot& s = it->second;
+    s.state = State::kRunning;
+    s.epoch = epoch_;
+    --pending_;
+    ++busy_;
+    ++spans_;
+    w.slot = it;
+    w.busy = true;
+    w.paused = false;
+    w.rejected = false;
+    w.signal.store(halted_ ? std::uint32_t{detail::Control::kYield} : 0u);
+    const TreeSpan span = s.span;
+    local = {};
+    lock.unlock();
+    detail::RunResult r;
+    bool failed = false;
+    try {
+      r = engine->run(span, 0, need_visitor ? &sv : nullptr, {}, &ctl);
+    } catch (...) {
+      failed = true;
+      lock.lock();
+      if (!error_) error_ = std::current_exception();
+      halt(false);
+      lock.unlock();
+    }
+    lock.lock();
+    w.busy = false;
+    --busy_;
+    Slot& me = w.slot->second;
+    if (failed) {  // its work is lost: the whole span is pending again
+      me.state = State::kPending;
+      me.buffer = {};
+      me.sizes = {};
+      me.verdicts = {};
+      me.counts = {};
+      ++pending_;
+      cv_.notify_all();
+      continue;
+    }
+    JobCounts c = local;
+    if (!need_visitor) c.unique = c.total = r.st.solutions;  // no judge: a class per solution
+    c.solutions = r.st.solutions;
+    c.nodes = r.st.nodes;
+    c.updates = r.st.updates;
+    searched_ += c;
+    if (w.rejected && r.has_rest && !r.rest.empty() && r.rest.back() > 0) {
+      --r.rest.back();  // the solution refused at the limit was not counted: it stays to do
+    }
+    if (r.has_rest && r.rest == me.span.begin) {  // stopped before doing anything
+      me.state = State::kPending;
+      ++pending_;
+      cv_.notify_all();
+      continue;
+    }
+    const double done_weight = std::max(0.0, me.span.weight - r.rest_weight);
+    if (r.has_rest) {  // the rest of the span is pending
+      if (me.span.to_end || r.rest < me.span.end) {
+        Slot rest;
+        rest.span.begin = r.rest;
+        rest.span.end = me.span.end;
+        rest.span.to_end = me.span.to_end;
+        rest.span.weight = r.rest_weight;
+        TreePath key = r.rest;
+        slots_.emplace(std::move(key), std::move(rest));
+        ++pending_;
+      }
+      me.span.end = r.rest;
+      me.span.to_end = false;
+    }
+    me.span.weight = done_weight;
+    me.state = State::kDone;
+    if (!ordered_) {
+      settle(c, done_weight);
+      slots_.erase(w.slot);
+    } else {
+      c.unique = c.total = c.symmetric = 0;  // counted per solution in on_solution
+      me.counts += c;
+      me.done_weight = done_weight;
+      if (w.slot == slots_.begin()) {
+        try {  // the visitor runs here for the solutions that waited
+          advance_front();
+        } catch (...) {
+          if (!error_) error_ = std::current_exception();
+          halt(false);
+        }
+      }
+    }
+    cv_.notify_all();
+  }
+  ++exited_;
+  cv_.notify_all();
+}
+
+JobState JobRunner::snapshot() {  // under mu_
+  JobState st = base_;
+  st.counts += settled_;
+  st.weight_done = base_.weight_done + weight_settled_;
+  st.seconds = base_.seconds + elapsed();
+  st.pending.clear();
+  for (const auto& [key, s] : slots_) {
+    if (s.span.to_end || s.span.begin < s.span.end) st.pending.push_back(s.span);
+  }
+  // A finished run: counts as a one-thread run gives them.
+  return st;
+}
+
+JobProgress JobRunner::progress() {  // under mu_
+  JobProgress p;
+  p.counts = base_.counts;
+  p.counts += settled_;
+  const double total = base_.weight_total > 0 ? base_.weight_total : 1;
+  const double done = base_.weight_done + weight_settled_;
+  p.fraction = std::clamp(done / total, 0.0, 1.0);
+  if (slots_.empty()) p.fraction = 1;
+  const double run = elapsed();
+  p.elapsed = base_.seconds + run;
+  const double this_run = weight_settled_;
+  const double left = std::max(0.0, total - done);
+  if (slots_.empty()) {
+    p.eta = 0;
+  } else if (this_run > 0 && run > 0) {
+    p.eta = left * run / this_run;
+  }
+  p.busy = busy_;
+  p.pending = pending_;
+  return p;
+}
+
+JobResult JobRunner::run() {
+  t0_ = std::chrono::steady_clock::now();
+  const JobOptions& o = opt_;
+  if (o.shard_count == 0 || o.shard_index >= o.shard_count) {
+    throw std::invalid_argument("the shard index must be below the shard count");
+  }
+  if (o.threads > 4096) throw std::invalid_argument("at most 4096 threads");
+  const bool sharded = o.shard_count > 1;
+  const TreeIdentity id =
+      job_.identity(sharded ? std::max<std::uint32_t>(o.cut, 1) : 0, o.shard_index, o.shard_count);
+  if (o.resume) {
+    const std::string d = id.difference(o.resume->tree);
+    if (!d.empty()) throw std::invalid_argument("the saved state belongs to another search: " + d);
+    base_ = *o.resume;
+  } else {
+    base_.tree = id;
+    if (!sharded) {
+      base_.pending.push_back(TreeSpan{{}, {}, true, 1.0});
+    } else {
+      auto engine = job_.proto_->clone();
+      const auto pieces = cut_pieces(*engine, id.cut, o.stop);
+      if (o.stop && o.stop->load()) {
+        halted_ = true;
+        stopped_ = true;
+      }
+      base_.weight_total = 0;
+      for (std::size_t k = o.shard_index; k < pieces.size(); k += o.shard_count) {
+        TreeSpan s;
+        s.begin = pieces[k].start;
+        if (k + 1 < pieces.size()) {
+          s.end = pieces[k + 1].start;
+          s.to_end = false;
+        }
+        s.weight = pieces[k].weight;
+        base_.weight_total += s.weight;
+        base_.pending.push_back(std::move(s));
+      }
+    }
+  }
+  for (const TreeSpan& s : base_.pending) {
+    TreePath key = s.begin;
+    Slot slot;
+    slot.span = s;
+    slots_.emplace(std::move(key), std::move(slot));
+  }
+  pending_ = slots_.size();
+  if (ordered_ && !slots_.empty()) slots_.begin()->second.front = true;
+
+  unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::max(1u, threads);
+  for (unsigned k = 0; k < threads; ++k) {
+    workers_.push_back(std::make_unique<Worker>());
+    workers_.back()->run = this;
+  }
+  std::vector<std::thread> pool;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    try {
+      for (unsigned k = 0; k < threads; ++k) pool.emplace_back(&JobRunner::worker, this, k);
+    } catch (...) {  // no thread could be started: stop those that were
+      if (!error_) error_ = std::current_exception();
+      halt(false);
+    }
+    const auto now = [] { return std::chrono::steady_clock::now(); };
+    const auto secs = [](double s) {
+      return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(s));
+    };
+    const bool ticking = static_cast<bool>(o.on_progress);
+    auto next_progress = now() + secs(std::max(0.01, o.progress_seconds));
+    auto next_checkpoint = now() + secs(std::max(0.01, o.checkpoint_seconds));
+    std::uint64_t tick_epoch = 0;
+    bool tick_pending = false, checkpoint_due = false;
+    while (exited_ < pool.size()) {
+      cv_.wait_for(lock, std::chrono::milliseconds(10));
+      if (o.stop && o.stop->load(std::memory_order_relaxed) && !halted_) {
+        stopped_ = true;
+        halt(false);
+      }
+      if (halted_) continue;
+      const auto t = now();
+      if (!tick_pending &&
+          ((ticking && t >= next_progress) || (o.on_checkpoint && t >= next_checkpoint))) {
+        checkpoint_due = o.on_checkpoint && t >= next_checkpoint;
+        yield_all();  // the threads set their work aside: the counts include it
+        tick_epoch = epoch_;
+        tick_pending = true;
+      }
+      if (tick_pending) {
+        bool waiting = false;
+        for (auto& w : workers_)
+          if (w->busy && w->slot->second.epoch < tick_epoch) waiting = true;
+        if (waiting && now() - t < secs(0.5)) continue;
+        tick_pending = false;
+        // The callbacks run unlocked; what they throw ends the run like a worker's failure.
+        try {
+          if (ticking) {
+            const JobProgress p = progress();
+            lock.unlock();
+            o.on_progress(p);
+            lock.lock();
+            next_progress = now() + secs(std::max(0.01, o.progress_seconds));
+          }
+          if (checkpoint_due) {
+            const JobState st = snapshot();
+            lock.unlock();
+            o.on_checkpoint(st);
+            lock.lock();
+            next_checkpoint = now() + secs(std::max(0.01, o.checkpoint_seconds));
+          }
+        } catch (...) {
+          if (!lock.owns_lock()) lock.lock();
+          if (!error_) error_ = std::current_exception();
+          halt(false);
+        }
+      }
+    }
+  }
+  for (auto& t : pool) t.join();
+
+  JobResult res;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    res.state = snapshot();
+    res.counts = base_.counts;
+    if (ordered_) {
+      JobCounts c = searched_;
+      c.unique = emitted_.unique;
+      c.total = emitted_.total;
+      c.symmetric = emitted_.symmetric;
+      res.counts += c;
+    } else {
+      res.counts += searched_;
+    }
+    res.complete = res.state.complete();
+    res.stopped = stopped_;
+    res.limited = limited_ && !res.complete;
+    res.threads = static_cast<unsigned>(workers_.size());
+    res.seconds = elapsed();
+    res.spans = spans_;
+    res.splits = splits_;
+  }
+  if (o.on_progress && !error_) {
+    std::unique_lock<std::mutex> lock(mu_);
+    const JobProgress p = progress();
+    lock.unlock();
+    o.on_progress(p);
+  }
+  // The state is saved even after a failure (the failed span is pending again); a failure of
+  // the saving itself must not hide the first error.
+  if (o.on_checkpoint) {
+    try {
+      o.on_checkpoint(res.state);
+    } catch (...) {
+      if (!error_) throw;
+    }
+  }
+  if (error_) std::rethrow_exception(error_);
+  return res;
+}
+
+JobResult SearchJob::run(const JobOptions& options, ClassVisitor* visit) {
+  JobRunner runner(*this, options, visit);
+  return runner.run();
+}
+
+}  // namespace cubex
