@@ -3,7 +3,7 @@
 // symmetric) on threads with the GIL released; iterate solutions as a generator; Ctrl-C and a
 // progress callback. docs/python.md shows a session.
 //
-// Every search goes through run_units() below: the one place that knows the threaded search
+// Every search goes through run_search() below: the one place that knows the threaded search
 // API, so that moving to another one is a single edit.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
