@@ -7,6 +7,7 @@
 
 using cubex::test::run_cubex;
 using cubex::test::slurp;
+using cubex::test::source_file;
 using cubex::test::TempDir;
 using cubex::test::xc_file;
 
@@ -62,7 +63,61 @@ TEST(Cli, FirstPrintsOneSolution) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("Solution 1:"), std::string::npos);
   EXPECT_EQ(r.output.find("Solution 2:"), std::string::npos);
-  EXPECT_NE(r.output.find("solutions: 1 (stopped at the limit)"), std::string::npos);
+  EXPECT_NE(r.output.find("solutions: 1 (stopped at the first)"), std::string::npos) << r.output;
+}
+
+TEST(Cli, StoppedEarlyWithSymmetrySaysClassesNotSolutions) {
+  // The Soma cube's 11,520 solutions fall into 240 classes of 48 (no solution is symmetric): the
+  // first class found stands for 48 solutions, it is not 48 solutions found.
+  const std::string soma = source_file("puzzles/voxel/soma.json");
+  auto r = run_cubex("solve '" + soma + "' --first");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\nsolutions: 1 class of 48 (stopped at the first)\n"), std::string::npos)
+      << r.output;
+  r = run_cubex("solve '" + soma + "' --all --limit 3 --quiet");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(
+      r.output.find("\nsolutions: 3 classes, 144 solutions in all (stopped at the limit of 3)\n"),
+      std::string::npos)
+      << r.output;
+  r = run_cubex("solve '" + soma + "' --all --limit 3 --quiet --symmetry none");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\nsolutions: 3 (stopped at the limit of 3)\n"), std::string::npos)
+      << r.output;
+}
+
+// Runs `cubex ARGS` with the environment `env` and interrupts it (SIGINT) after a second.
+cubex::test::RunResult interrupted_run(const std::string& env, const std::string& args) {
+  cubex::test::RunResult r;
+  const std::string cmd = env + " timeout -s INT 1 '" + CUBEX_EXE + "' " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+TEST(Cli, InterruptWithoutCheckpointHintsHowToKeepTheWork) {
+  // The hint comes after a minute; CUBEX_HINT_AFTER moves the minute for this test.
+  TempDir d;
+  const std::string y = "'" + source_file("puzzles/voxel/y-pentacubes.json") + "' --symmetry none";
+  const std::string hint = "; run with --checkpoint FILE to keep the work next time\n";
+  auto r = interrupted_run("CUBEX_HINT_AFTER=0", "solve " + y);
+  EXPECT_NE(r.output.find("solutions: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(interrupted: counted so far)"), std::string::npos) << r.output;
+  const std::size_t at = r.output.find("interrupted after 0:0");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.compare(at + 22, hint.size(), hint), 0) << r.output;
+  // Not with a checkpoint (the work is kept), and not before the minute.
+  r = interrupted_run("CUBEX_HINT_AFTER=0.5",
+                      "solve " + y + " --checkpoint '" + (d / "c.json") + "'");
+  EXPECT_NE(r.output.find("(interrupted: counted so far)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("--checkpoint FILE"), std::string::npos) << r.output;
+  r = interrupted_run("", "solve " + y);
+  EXPECT_NE(r.output.find("(interrupted: counted so far)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("--checkpoint FILE"), std::string::npos) << r.output;
 }
 
 TEST(Cli, BadInputExitsTwoAndLeavesExistingOutputAlone) {

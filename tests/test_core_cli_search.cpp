@@ -348,7 +348,8 @@ TEST(SearchCli, SigkillAndResumeOnEitherBackend) {
 TEST(SearchCli, LimitIsExactWithThreads) {
   for (const char* t : {"1", "2", "4"}) {
     auto r = run_cubex("solve '" + xc("soma.dlx") + "' --limit 5 --threads " + t);
-    EXPECT_NE(r.output.find("solutions: 5 (stopped at the limit)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("solutions: 5 (stopped at the limit of 5)"), std::string::npos)
+        << r.output;
     r = run_cubex("solve '" + xc("soma.dlx") + "' --limit 50000 --threads " + t);
     EXPECT_NE(r.output.find("solutions: 11,520\n"), std::string::npos) << r.output;
   }

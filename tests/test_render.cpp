@@ -5,6 +5,9 @@
 // golden pictures in tests/golden/ (look at them before committing).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -13,6 +16,7 @@
 #include <set>
 
 #include "cubex/core/solver.hpp"
+#include "cubex/happycube/model.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/colour.hpp"
 #include "test_util.hpp"
@@ -242,6 +246,16 @@ TEST(RenderSvg, ValidXmlWithOneGroupPerPieceInEveryView) {
     std::vector<std::string> legend = s["legend"];
     std::sort(legend.begin(), legend.end());
     EXPECT_EQ(legend, expected);
+    // Piece boundaries at least 3 times as heavy as the seams between cells of one piece, and
+    // the turned-over view as large as the assembled one.
+    for (const std::string& v : g.views) {
+      if (v == "pieces") continue;
+      const json& l = s["lines"][v];
+      EXPECT_GE(l["boundary"].get<double>(), 3 * l["seam"].get<double>()) << v;
+    }
+    if (s["lines"].contains("turned-over")) {
+      EXPECT_EQ(s["lines"]["turned-over"]["extent"], s["lines"]["assembled"]["extent"]);
+    }
   }
 }
 
@@ -264,7 +278,8 @@ TEST(RenderSvg, HiddenFacesAreRemovedExactly) {
     SCOPED_TRACE(c.puzzle);
     for (int k : {1, 2}) {
       const std::string out = tmp / "p.svg";
-      const std::string from = *c.from ? " --from '" + source_file(c.from) + "'" : std::string();
+      const std::string from =
+          *c.from ? " --from '" + source_file(c.from) + "'" : std::string(" --symmetry none");
       if (*c.from && k > 1) continue;
       const auto r = run_cubex("render '" + source_file(c.puzzle) + "'" + from + " --solution " +
                                std::to_string(k) + " --svg '" + out + "'");
@@ -356,8 +371,8 @@ TEST(RenderCli, BadInputExits2AndWritesNothing) {
            {"'" + soma + "' --from '" + tmp.file("y.json", "{\"solutions\": [") + "' --svg '" +
                 out + "'",
             "y.json: expected JSON"},
-           {"'" + source_file("puzzles/happycube/HC_BQ_03.hcq") + "' --solution 49 --svg '" + out +
-                "'",
+           {"'" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
+                "' --symmetry none --solution 49 --svg '" + out + "'",
             "expected at least 49 solution(s) for --solution 49, found 48"},
            {"'" + soma + "' --solution 0 --svg '" + out + "'", "--solution counts from 1"},
            {"'" + soma + "'", "expected --svg OUT.svg or --html OUT.html"},
@@ -387,8 +402,8 @@ json viewer_data(const std::string& page) {
 TEST(RenderHtml, SelfContainedPageWithTheSolutions) {
   TempDir tmp;
   const std::string out = tmp / "v.html";
-  auto r = run_cubex("render '" + source_file("puzzles/happycube/HC_BQ_03.hcq") + "' --html '" +
-                     out + "'");
+  auto r = run_cubex("render '" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
+                     "' --symmetry none --html '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output, "wrote " + out + ": all 48 solutions\n");
   std::string page = slurp(out);
@@ -417,7 +432,8 @@ TEST(RenderHtml, SelfContainedPageWithTheSolutions) {
   r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --limit 5 --solution 3 " +
                 "--html '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(r.output, "wrote " + out + ": the first 5 solutions (--limit N for more)\n");
+  EXPECT_EQ(r.output,
+            "wrote " + out + ": the first 5 solutions up to symmetry (--limit N for more)\n");
   data = viewer_data(slurp(out));
   EXPECT_EQ(data["solutions"].size(), 5u);
   EXPECT_EQ(data["start"], 2);
@@ -471,6 +487,364 @@ TEST(RenderHtml, ViewerDrawsAndStepsInHeadlessChromium) {
   EXPECT_GT(j["ink"].get<double>(), area * 0.1) << out;
   // The next solution looks different (at least 1% of the pixels changed).
   EXPECT_GT(j["changed"].get<double>(), area * 0.01) << out;
+
+  // Piece boundaries heavy, seams thin: the page's edges are those counted from the cells, there
+  // are both kinds, and the heavy lines show (nearly black pixels).
+  EXPECT_EQ(j["edges"], j["expected_edges"]) << out;
+  EXPECT_GT(j["edges"]["heavy"].get<int>(), 0) << out;
+  EXPECT_GT(j["edges"]["thin"].get<int>(), 0) << out;
+  EXPECT_GT(j["dark"].get<double>(), area * 0.005) << out;
+  // "save PNG" downloads a PNG of the picture, named after the puzzle and the solution.
+  const json& png = j["png"];
+  EXPECT_EQ(png["name"], "Soma-cube-solution-2.png") << out;
+  ASSERT_TRUE(png["exists"].get<bool>()) << out;
+  ASSERT_TRUE(png["is_png"].get<bool>()) << out;
+  EXPECT_GT(png["width"].get<int>(), 300) << out;
+  EXPECT_GT(png["height"].get<int>(), 300) << out;
+  EXPECT_GT(png["ink"].get<double>(),
+            png["width"].get<double>() * png["height"].get<double>() * 0.1)
+      << out;
+  // The address opens solution 2, half exploded, seen from the top; stepping keeps the address.
+  const json& a = j["address"];
+  EXPECT_EQ(a["label"], "solution 2 of 3") << out;
+  EXPECT_EQ(a["explode"], "50") << out;
+  EXPECT_EQ(a["view"], "top") << out;
+  EXPECT_NEAR(a["pitch"].get<double>(), 89.9, 1e-6) << out;
+  EXPECT_EQ(a["hash_after_left"], "#solution=1&explode=0.5&view=top") << out;
 }
 
 }  // namespace
+
+// ---- issue 21: what a person sees ----------------------------------------------------------
+
+namespace more {
+
+// CIEDE2000 colour difference (Sharma, Wu and Dalal's formulation), written here apart from the
+// library's colour code: the palette's claim is checked by an independent computation.
+std::array<double, 3> to_lab(const cubex::render::Rgb& c) {
+  auto lin = [](double v) {
+    v /= 255;
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  const double r = lin(c.r), g = lin(c.g), b = lin(c.b);
+  const double xyz[3] = {(0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047,
+                         0.2126729 * r + 0.7151522 * g + 0.0721750 * b,
+                         (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883};
+  double f[3];
+  for (int i = 0; i < 3; ++i) {
+    const double e = 216.0 / 24389, k = 24389.0 / 27;
+    f[i] = xyz[i] > e ? std::cbrt(xyz[i]) : (k * xyz[i] + 16) / 116;
+  }
+  return {116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])};
+}
+
+double ciede2000_lab(const std::array<double, 3>& x, const std::array<double, 3>& y) {
+  constexpr double kPi = 3.14159265358979323846;
+  auto rad = [&](double d) { return d * kPi / 180; };
+  const auto [l1, a1, b1] = x;
+  const auto [l2, a2, b2] = y;
+  const double cbar = (std::hypot(a1, b1) + std::hypot(a2, b2)) / 2;
+  const double c7 = std::pow(cbar, 7);
+  const double g = 0.5 * (1 - std::sqrt(c7 / (c7 + std::pow(25.0, 7))));
+  const double a1p = (1 + g) * a1, a2p = (1 + g) * a2;
+  const double c1p = std::hypot(a1p, b1), c2p = std::hypot(a2p, b2);
+  auto hue = [&](double b, double a) {
+    if (a == 0 && b == 0) return 0.0;
+    double h = std::atan2(b, a) * 180 / kPi;
+    return h < 0 ? h + 360 : h;
+  };
+  const double h1p = hue(b1, a1p), h2p = hue(b2, a2p);
+  const double dl = l2 - l1, dc = c2p - c1p;
+  double dh = 0;
+  if (c1p * c2p != 0) {
+    dh = h2p - h1p;
+    if (dh > 180) dh -= 360;
+    if (dh < -180) dh += 360;
+  }
+  const double dhh = 2 * std::sqrt(c1p * c2p) * std::sin(rad(dh / 2));
+  const double lbar = (l1 + l2) / 2, cbarp = (c1p + c2p) / 2;
+  double hbar = h1p + h2p;
+  if (c1p * c2p != 0) {
+    if (std::abs(h1p - h2p) <= 180) {
+      hbar /= 2;
+    } else {
+      hbar = hbar < 360 ? (hbar + 360) / 2 : (hbar - 360) / 2;
+    }
+  }
+  const double t = 1 - 0.17 * std::cos(rad(hbar - 30)) + 0.24 * std::cos(rad(2 * hbar)) +
+                   0.32 * std::cos(rad(3 * hbar + 6)) - 0.20 * std::cos(rad(4 * hbar - 63));
+  const double dtheta = 30 * std::exp(-std::pow((hbar - 275) / 25, 2));
+  const double c7p = std::pow(cbarp, 7);
+  const double rc = 2 * std::sqrt(c7p / (c7p + std::pow(25.0, 7)));
+  const double sl =
+      1 + 0.015 * (lbar - 50) * (lbar - 50) / std::sqrt(20 + (lbar - 50) * (lbar - 50));
+  const double sc = 1 + 0.045 * cbarp, sh = 1 + 0.015 * cbarp * t;
+  const double rt = -std::sin(rad(2 * dtheta)) * rc;
+  return std::sqrt((dl / sl) * (dl / sl) + (dc / sc) * (dc / sc) + (dhh / sh) * (dhh / sh) +
+                   rt * (dc / sc) * (dhh / sh));
+}
+
+double ciede2000(const cubex::render::Rgb& x, const cubex::render::Rgb& y) {
+  return ciede2000_lab(to_lab(x), to_lab(y));
+}
+
+}  // namespace more
+
+TEST(RenderColour, Ciede2000MatchesPublishedPairs) {
+  // Pairs from the test data of Sharma, Wu and Dalal (2005), in L*a*b*, with their differences.
+  struct Pair {
+    std::array<double, 3> x, y;
+    double de;
+  };
+  for (const Pair& p :
+       {Pair{{50, 2.6772, -79.7751}, {50, 0, -82.7485}, 2.0425},
+        Pair{{50, 0, 0}, {50, -1, 2}, 2.3669}, Pair{{50, 2.5, 0}, {73, 25, -18}, 27.1492},
+        Pair{{60.2574, -34.0099, 36.2677}, {60.4626, -34.1751, 39.4387}, 1.2644},
+        Pair{{2.0776, 0.0795, -1.1350}, {0.9033, -0.0636, -0.5514}, 0.9082}}) {
+    EXPECT_NEAR(more::ciede2000_lab(p.x, p.y), p.de, 1e-4);
+    EXPECT_NEAR(more::ciede2000_lab(p.y, p.x), p.de, 1e-4);
+  }
+  // sRGB: black and white are 100 apart.
+  EXPECT_NEAR(more::ciede2000({0, 0, 0}, {255, 255, 255}), 100.0, 0.01);
+}
+
+TEST(RenderColour, ShippedPuzzlesHaveFarApartColours) {
+  // Every pair of pieces in a picture of each shipped puzzle (Bedlam's 13, the Y pentacubes' 25)
+  // differs by at least 17 in CIEDE2000 (about 2.3 is a just-noticeable difference); the 20
+  // colours before issue 21 had a pink and a lavender 15 apart among Bedlam's first 13. And the
+  // whole palette of 30 keeps 17 between any two.
+  const auto pal = cubex::render::palette();
+  ASSERT_GE(pal.size(), 30u);
+  double all = 1e9;
+  for (std::size_t a = 0; a < 30; ++a)
+    for (std::size_t b = a + 1; b < 30; ++b) all = std::min(all, more::ciede2000(pal[a], pal[b]));
+  EXPECT_GE(all, 17.0);
+
+  struct Case {
+    const char* puzzle;
+    std::size_t pieces;
+    double at_least;
+  };
+  for (const Case& c :
+       {Case{"puzzles/voxel/soma.json", 7, 30}, Case{"puzzles/voxel/bedlam.json", 13, 25},
+        Case{"puzzles/voxel/l-tricubes.json", 9, 25},
+        Case{"puzzles/voxel/pentominoes-6x10.json", 12, 25},
+        Case{"puzzles/voxel/slothouber-graatsma.json", 9, 25},
+        Case{"puzzles/voxel/wooden-cube-6.txt", 6, 30},
+        Case{"puzzles/voxel/wooden-cube-7.json", 7, 30}, Case{"puzzles/voxel/conway.json", 18, 20},
+        Case{"puzzles/voxel/y-pentacubes.json", 25, 17},
+        Case{"puzzles/happycube/HC_BQ_03.hcq", 6, 30},
+        Case{"puzzles/happycube/rubens_box_2x1x1.json", 10, 25}}) {
+    SCOPED_TRACE(c.puzzle);
+    const auto puzzle = cubex::load_puzzle(source_file(c.puzzle));
+    cubex::Solver solver(puzzle->problem());
+    const auto sol = solver.first();
+    ASSERT_TRUE(sol);
+    const auto scene = puzzle->scene(puzzle->solution_json(*sol));
+    ASSERT_TRUE(scene);
+    ASSERT_EQ(scene->pieces.size(), c.pieces);
+    double least = 1e9;
+    for (std::size_t a = 0; a < scene->pieces.size(); ++a)
+      for (std::size_t b = a + 1; b < scene->pieces.size(); ++b)
+        least = std::min(least, more::ciede2000(scene->pieces[a].colour, scene->pieces[b].colour));
+    EXPECT_GE(least, c.at_least);
+  }
+}
+
+// The orbit sizes the viewer page shows ("stands for 24 solutions").
+std::vector<std::uint64_t> orbits_of(const json& data) {
+  std::vector<std::uint64_t> out;
+  for (const json& s : data["solutions"]) {
+    const std::string note = s.value("note", "");
+    std::string digits;
+    for (char ch : note)
+      if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
+    out.push_back(digits.empty() ? 1 : std::stoull(digits));
+  }
+  return out;
+}
+
+// The cells of a viewer solution, as a set of (piece-independent) sorted cell lists.
+std::set<std::vector<std::vector<int>>> pieces_of(const json& sol) {
+  std::set<std::vector<std::vector<int>>> out;
+  for (const json& p : sol["pieces"]) {
+    const std::vector<int> c = p["cells"];
+    std::vector<std::vector<int>> cells;
+    for (std::size_t i = 0; i < c.size(); i += 3) cells.push_back({c[i], c[i + 1], c[i + 2]});
+    std::sort(cells.begin(), cells.end());
+    out.insert(cells);
+  }
+  return out;
+}
+
+TEST(RenderCli, OneSolutionPerSymmetryClassByDefault) {
+  TempDir tmp;
+  const std::string out = tmp / "v.html";
+  // 48 solutions in one class; 8 in one class of symmetric solutions; 96 in 4 classes.
+  for (const char* file :
+       {"puzzles/happycube/HC_BQ_03.hcq", "puzzles/voxel/slothouber-graatsma.json",
+        "puzzles/voxel/wooden-cube-6.txt"}) {
+    SCOPED_TRACE(file);
+    // Every solution, and the count up to symmetry from `cubex solve`.
+    auto r = run_cubex("render '" + source_file(file) +
+                       "' --symmetry none --limit 100000 --html '" + out + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const json every = viewer_data(slurp(out));
+    const std::size_t total = every["solutions"].size();
+    std::set<std::set<std::vector<std::vector<int>>>> all;
+    for (const json& s : every["solutions"]) all.insert(pieces_of(s));
+    ASSERT_EQ(all.size(), total);
+    r = run_cubex("solve '" + source_file(file) + "' --json '" + (tmp / "s.json") + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const json solved = json::parse(slurp(tmp / "s.json"));
+    ASSERT_EQ(solved["counts"]["total"], total);
+
+    r = run_cubex("render '" + source_file(file) + "' --limit 100000 --html '" + out + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const json classes = viewer_data(slurp(out));
+    const std::size_t unique = solved["counts"]["unique"];
+    ASSERT_EQ(classes["solutions"].size(), unique);
+    ASSERT_LT(unique, total);
+    auto commas = [](std::size_t n) {
+      std::string d = std::to_string(n), out;
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+        out += d[i];
+      }
+      return out;
+    };
+    EXPECT_EQ(r.output, "wrote " + out + ": " +
+                            (unique == 1 ? std::string("the only solution")
+                                         : "all " + commas(unique) + " solutions") +
+                            " up to symmetry (" + commas(total) + " in all)\n");
+    // Each shown solution is one of all the solutions, and their classes add up to all.
+    std::uint64_t sum = 0;
+    for (std::uint64_t n : orbits_of(classes)) sum += n;
+    EXPECT_EQ(sum, total);
+    for (const json& s : classes["solutions"]) EXPECT_TRUE(all.count(pieces_of(s)));
+  }
+  // The SVG caption says what a solution stands for.
+  const auto r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") +
+                           "' --solution 2 --svg '" + (tmp / "s.svg") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output,
+            "wrote " + (tmp / "s.svg") + ": solution 2 up to symmetry (stands for 48 solutions)\n");
+  // A --from file of `cubex solve` (with symmetry) keeps each solution's class size.
+  const std::string first = tmp / "first.json";
+  ASSERT_EQ(run_cubex("solve '" + source_file("puzzles/voxel/soma.json") + "' --first -q --json '" +
+                      first + "'")
+                .status,
+            0);
+  const auto f = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --from '" +
+                           first + "' --svg '" + (tmp / "f.svg") + "'");
+  ASSERT_EQ(f.status, 0) << f.output;
+  EXPECT_EQ(f.output, "wrote " + (tmp / "f.svg") +
+                          ": solution 1 of 1 up to symmetry (stands for 48 solutions)\n");
+  // Past the last class: the message says the count is up to symmetry.
+  const auto past = run_cubex("render '" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
+                              "' --solution 2 --svg '" + (tmp / "p.svg") + "'");
+  EXPECT_EQ(past.status, 2) << past.output;
+  EXPECT_NE(past.output.find("expected at least 2 solution(s) for --solution 2, found 1 up to "
+                             "symmetry (--symmetry none counts every solution)"),
+            std::string::npos)
+      << past.output;
+  // --symmetry with --from, or an unknown mode: exit 2.
+  const std::string x = tmp / "x.svg";
+  for (const std::string& args :
+       std::vector<std::string>{"--symmetry sideways --svg '" + x + "'",
+                                "--from '" + source_file("tests/golden/soma_solutions.json") +
+                                    "' --symmetry none --svg '" + x + "'"}) {
+    const auto bad = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' " + args);
+    EXPECT_EQ(bad.status, 2) << bad.output;
+    EXPECT_NE(bad.output.find("--symmetry"), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(x));
+  }
+}
+
+TEST(RenderHappyCube, EveryCubeIsACrossThatFoldsIntoThePlatesInPlace) {
+  namespace hc = cubex::happycube;
+  for (const char* file :
+       {"puzzles/happycube/HC_BQ_03.hcq", "puzzles/happycube/rubens_box_2x1x1.json"}) {
+    SCOPED_TRACE(file);
+    const auto puzzle = cubex::load_puzzle(source_file(file));
+    cubex::Solver solver(puzzle->problem());
+    const auto sol = solver.first();
+    ASSERT_TRUE(sol);
+    const auto sc = puzzle->scene(puzzle->solution_json(*sol));
+    ASSERT_TRUE(sc);
+    const int n = sc->net_size, l = n - 1;
+    const std::size_t cubes = sc->net_groups.size();
+    // The unit cube's six faces with their places in the cross (1, 2, 5, 6 down the middle
+    // column, 3 left of 2, 4 right of 2).
+    const auto unit = hc::make_faces(n, {{0, 0, 0}});
+    const std::map<std::pair<int, int>, int> place = {{{0, 1}, 0}, {{1, 1}, 1}, {{1, 0}, 2},
+                                                      {{1, 2}, 3}, {{2, 1}, 4}, {{3, 1}, 5}};
+    // Folding each cross (a plate's cells at the unit face of its block, moved to its cube)
+    // gives back exactly the points the plate covers in the 3-D scene; every block of every
+    // cross is a plate or a gap, once.
+    std::map<std::pair<int, std::pair<int, int>>, int> used;
+    for (const cubex::render::NetPlate& plate : sc->net) {
+      ASSERT_LT(std::size_t(plate.group), cubes);
+      ++used[{plate.group, {plate.row, plate.col}}];
+      const int f = place.at({plate.row, plate.col});
+      Vec3 cube{0, 0, 0};  // the caption names the cube: "cube (x,y,z)"
+      if (cubes > 1) {
+        const std::string& cap = sc->net_groups[std::size_t(plate.group)];
+        ASSERT_EQ(std::sscanf(cap.c_str(), "cube (%d,%d,%d)", &cube.x, &cube.y, &cube.z), 3) << cap;
+      } else {
+        EXPECT_EQ(plate.label, std::to_string(f + 1) + ": part " + sc->pieces[plate.piece].name);
+      }
+      std::vector<Vec3> folded;
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c)
+          if (plate.grid[std::size_t(r * n + c)])
+            folded.push_back(unit[std::size_t(f)].point(r, c, n) +
+                             Vec3{cube.x * l, cube.y * l, cube.z * l});
+      std::sort(folded.begin(), folded.end());
+      EXPECT_EQ(folded, sc->pieces[plate.piece].cells) << plate.label;
+    }
+    for (const cubex::render::NetGap& g : sc->net_gaps) ++used[{g.group, {g.row, g.col}}];
+    EXPECT_EQ(used.size(), 6 * cubes);
+    for (const auto& [at, k] : used) EXPECT_EQ(k, 1);
+    if (cubes == 1) {
+      EXPECT_TRUE(sc->net_gaps.empty());
+    } else {
+      EXPECT_EQ(sc->net_gaps.size(), 2u);  // the two cubes join at one face
+      EXPECT_EQ(sc->net_gaps[0].label, "joins (1,0,0)");
+    }
+  }
+}
+
+TEST(RenderHappyCube, TerminalNetWithLongNamesHasAKey) {
+  const auto puzzle = cubex::load_puzzle(source_file("puzzles/happycube/rubens_box_2x1x1.json"));
+  cubex::Solver solver(puzzle->problem());
+  const auto sol = solver.first();
+  ASSERT_TRUE(sol);
+  const std::string text = puzzle->solution_text(*sol);
+  const json j = puzzle->solution_json(*sol);
+  // One letter per plate with a key ("a = part A/1"), each letter on as many cells as its plate
+  // has filled cells; no '#'.
+  const std::size_t key = text.find("key: a = part ");
+  ASSERT_NE(key, std::string::npos) << text;
+  std::string drawing = text.substr(text.find('\n', key) + 1);
+  // The two joined faces: "(+x)" over "joins" (taken out before counting letters).
+  for (const char* side : {"(+x)", "(-x)"}) EXPECT_NE(drawing.find(side), std::string::npos);
+  std::size_t joins = 0;
+  for (std::size_t at; (at = drawing.find("joins")) != std::string::npos; ++joins)
+    drawing.replace(at, 5, "     ");
+  EXPECT_EQ(joins, 2u) << text;
+  EXPECT_EQ(drawing.find('#'), std::string::npos) << text;
+  EXPECT_NE(drawing.find("cube (0,0,0)"), std::string::npos) << text;
+  EXPECT_NE(drawing.find("cube (1,0,0)"), std::string::npos) << text;
+  ASSERT_EQ(j["placements"].size(), 10u);
+  for (std::size_t k = 0; k < 10; ++k) {
+    const char mark = char('a' + k);
+    const std::string piece = j["placements"][k]["piece"];
+    EXPECT_NE(text.find(std::string(1, mark) + " = part " + piece), std::string::npos) << piece;
+    const std::size_t cells = j["placements"][k]["cells"].size();
+    std::size_t marks = 0;
+    for (std::size_t i = drawing.find('\n') + 1; i < drawing.size(); ++i)
+      marks += drawing[i] == mark;
+    EXPECT_EQ(marks, cells) << piece << "\n" << text;
+  }
+}

@@ -37,6 +37,9 @@ bool flush_stdout();
 // 1234567 -> "1,234,567"
 std::string with_commas(std::uint64_t n);
 
+// Elapsed time for people: "0:42", "12:05", "3:07:09" (hours when there are any).
+std::string elapsed_text(double seconds);
+
 // Sets limits().max_nodes from --max-nodes (1..kMaxNodesCeiling, else a UsageError).
 void set_max_nodes(std::uint64_t n);
 

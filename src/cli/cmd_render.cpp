@@ -1,14 +1,18 @@
 // cubex render FILE [--solution K] --svg OUT.svg | --html OUT.html [--from SOLUTIONS.json]
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <optional>
 
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/html.hpp"
 #include "cubex/render/svg.hpp"
+#include "cubex/symmetry.hpp"
 
 namespace po = boost::program_options;
 
@@ -28,16 +32,19 @@ void write_output(const std::string& path, const std::string& content) {
 int cmd_render(const std::vector<std::string>& args) {
   po::options_description opts(
       "usage: cubex render FILE [--solution K] --svg OUT.svg | --html OUT.html\n"
-      "                         [--from SOLUTIONS.json] [--limit N]\n\n"
+      "                         [--from SOLUTIONS.json] [--limit N]\n"
+      "                         [--symmetry none|rotations|auto]\n\n"
       "Draws solutions of the puzzle in FILE (a voxel or Happy Cube puzzle). The solutions are\n"
       "found by solving FILE, or read with --from from a 'cubex solve FILE --json' output.\n"
+      "By default one solution per symmetry class is drawn (turned or mirrored copies of it\n"
+      "are left out), with the number of solutions it stands for; --symmetry none draws all.\n"
       "  --svg   solution K as a picture: voxel puzzles as the assembled cube in isometric view\n"
       "          beside each piece alone (flat puzzles as a 2-D drawing); Happy Cube as the net\n"
       "          with every plate in its place and the folded cube\n"
       "  --html  a self-contained 3-D viewer (no network): drag to turn, a slider to explode the\n"
       "          pieces, left and right arrows to step through the solutions\n\n"
       "options");
-  std::string file, svg_out, html_out, from;
+  std::string file, svg_out, html_out, from, symmetry = "auto";
   std::uint64_t k = 1, limit = 100;
   // clang-format off
   opts.add_options()
@@ -46,7 +53,12 @@ int cmd_render(const std::vector<std::string>& args) {
     ("svg", po::value(&svg_out), "write solution K as SVG to OUT.svg")
     ("html", po::value(&html_out), "write the 3-D viewer to OUT.html, opening at solution K")
     ("from", po::value(&from), "read the solutions from SOLUTIONS.json instead of solving")
-    ("limit", po::value(&limit), "the viewer shows at most N solutions (default 100)");
+    ("limit", po::value(&limit), "the viewer shows at most N solutions (default 100)")
+    ("symmetry", po::value(&symmetry),
+     "auto (default): one solution per class of solutions that are turned or mirrored copies of "
+     "each other, as 'cubex solve' counts them; rotations: classes under rotations only; none: "
+     "every solution (turned copies too). Applies when render solves FILE; a --from file is "
+     "drawn as listed");
   // clang-format on
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
@@ -57,12 +69,25 @@ int cmd_render(const std::vector<std::string>& args) {
     throw UsageError("expected --svg OUT.svg or --html OUT.html");
   if (k == 0) throw UsageError("--solution counts from 1, found 0");
   if (limit == 0) throw UsageError("--limit must be at least 1");
+  const std::optional<SymmetryMode> sym_mode = parse_symmetry_mode(symmetry);
+  if (!sym_mode) {
+    throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
+  }
+  if (!from.empty() && vm.count("symmetry")) {
+    throw UsageError(
+        "--symmetry chooses which solutions render finds; a --from file is drawn as listed "
+        "(write it with 'cubex solve FILE --all --symmetry ... --json OUT')");
+  }
 
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file);
   // The solutions to draw: K for the picture, up to max(K, limit) for the viewer.
   const std::uint64_t want = html_out.empty() ? k : std::max(k, limit);
   std::vector<nlohmann::json> sols;
+  // orbit[i]: how many solutions sols[i] stands for (its class under the symmetry group); 0
+  // when not known (a --from file written without symmetry).
+  std::vector<std::uint64_t> orbit;
   bool all_found = true;
+  std::uint64_t total = 0;  // all solutions, when all_found and every orbit is known
   if (!from.empty()) {
     nlohmann::json doc;
     try {
@@ -74,28 +99,52 @@ int cmd_render(const std::vector<std::string>& args) {
       throw InputError(from, "", "expected an object with a \"solutions\" array");
     }
     const auto& list = doc["solutions"];
-    for (std::size_t i = 0; i < list.size() && i < want; ++i) sols.push_back(list[i]);
+    for (std::size_t i = 0; i < list.size() && i < want; ++i) {
+      sols.push_back(list[i]);
+      const auto o = list[i].is_object() && list[i].contains("orbit_size")
+                         ? json_int(list[i]["orbit_size"], 1, std::int64_t(1) << 62)
+                         : std::nullopt;
+      orbit.push_back(o ? std::uint64_t(*o) : 0);
+    }
     all_found = list.size() <= want;
   } else {
     install_stop_handlers();
     SolveLimits limits;
     limits.stop = &g_stop;
     limits.max_solutions = want;
-    Solver solver(puzzle->problem());
-    const SolveStats st = solver.solve(
-        [&](std::span<const OptionId> s) {
-          sols.push_back(puzzle->solution_json(s));
-          return true;
-        },
-        limits);
+    const CubeGroup group = puzzle->symmetry_group(*sym_mode);
+    if (group.group.order() > 1) {
+      SymmetricSolver solver(puzzle->problem(), group.group);
+      auto keep = [&](std::span<const OptionId> s, std::uint64_t n) {
+        sols.push_back(puzzle->solution_json(s));
+        orbit.push_back(n);
+        return true;
+      };
+      OrbitVisitor visitor(keep);
+      const SymmetryStats st = solver.solve(&visitor, limits);
+      all_found = st.search.complete;
+    } else {
+      Solver solver(puzzle->problem());
+      const SolveStats st = solver.solve(
+          [&](std::span<const OptionId> s) {
+            sols.push_back(puzzle->solution_json(s));
+            orbit.push_back(1);
+            return true;
+          },
+          limits);
+      all_found = st.complete;
+    }
     if (g_stop.load()) return kExitInterrupted;
-    all_found = st.complete;
   }
+  const bool by_class = std::any_of(orbit.begin(), orbit.end(), [](auto n) { return n > 1; });
+  const bool orbits_known = std::none_of(orbit.begin(), orbit.end(), [](auto n) { return n == 0; });
+  for (std::uint64_t n : orbit) total += n;
   const std::string source = from.empty() ? file : from;
   if (sols.size() < k) {
-    throw InputError(source, "expected at least " + std::to_string(k) +
-                                 " solution(s) for --solution " + std::to_string(k) + ", found " +
-                                 std::to_string(sols.size()));
+    throw InputError(
+        source, "expected at least " + std::to_string(k) + " solution(s) for --solution " +
+                    std::to_string(k) + ", found " + std::to_string(sols.size()) +
+                    (by_class ? " up to symmetry (--symmetry none counts every solution)" : ""));
   }
 
   // Every solution drawn is re-checked first (a --from file may be stale or edited).
@@ -113,20 +162,39 @@ int cmd_render(const std::vector<std::string>& args) {
           "cannot draw " + puzzle->kind() +
           " puzzles: they have no geometry (render draws voxel and happy-cube puzzles)");
     }
+    if (by_class && orbit[i] > 0) sc->note = "stands for " + with_commas(orbit[i]) + " solutions";
     scenes.push_back(std::move(*sc));
   }
+  // "solution 3 of 240 up to symmetry" or "solution 3 of 11,520"
+  const std::string what = by_class ? " up to symmetry" : "";
 
   if (!svg_out.empty()) {
     const render::Scene& sc = scenes[html_out.empty() ? 0 : k - 1];
-    const std::string caption =
-        "solution " + with_commas(k) + (all_found ? " of " + with_commas(sols.size()) : "");
+    // ("the only solution" only when render solved FILE: a --from file may hold the first only)
+    std::string caption = all_found && by_class && sols.size() == 1 && from.empty()
+                              ? "the only solution" + what
+                              : "solution " + with_commas(k) +
+                                    (all_found ? " of " + with_commas(sols.size()) : "") + what;
+    if (!sc.note.empty()) caption += " (" + sc.note + ")";
     write_output(svg_out, render::svg(sc, caption));
     std::cout << "wrote " << svg_out << ": " << caption << "\n";
   }
   if (!html_out.empty()) {
-    const std::string note =
-        all_found ? "all " + with_commas(sols.size()) + " solutions"
-                  : "the first " + with_commas(sols.size()) + " solutions (--limit N for more)";
+    // "the first 100 solutions up to symmetry", "all 240 solutions up to symmetry (11,520 in
+    // all)"; a --from file may hold some classes only: their solutions are not "all".
+    const std::string count = with_commas(sols.size()) + " solutions" + what;
+    std::string note;
+    if (!all_found) {
+      note = "the first " + count + " (--limit N for more)";
+    } else if (sols.size() == 1) {
+      note = (from.empty() ? "the only solution" : "1 solution") + what;
+    } else {
+      note = "all " + count;
+    }
+    if (all_found && by_class && orbits_known) {
+      note += from.empty() ? " (" + with_commas(total) + " in all)"
+                           : " (standing for " + with_commas(total) + ")";
+    }
     write_output(html_out, render::html(scenes, k - 1, note));
     std::cout << "wrote " << html_out << ": " << note << "\n";
   }

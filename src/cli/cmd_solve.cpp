@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -182,11 +183,26 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   text << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
        << " items, " << with_commas(pb.num_options()) << " options)\n";
-  text << "solutions: " << with_commas(sy.total)
-       << (st.complete   ? ""
-           : interrupted ? " (interrupted: counted so far)"
-                         : " (stopped at the limit)")
-       << "\n";
+  // With symmetry, a search that stopped early has found whole classes: say how many, and how
+  // many solutions they stand for ("1 class of 48", not "48" as if 48 had been found one by one).
+  text << "solutions: ";
+  if (st.complete || !by_orbit) {
+    text << with_commas(sy.total);
+  } else if (sy.unique == 1) {
+    text << "1 class of " << with_commas(sy.total);
+  } else {
+    text << with_commas(sy.unique) << " classes, " << with_commas(sy.total) << " solutions in all";
+  }
+  if (!st.complete) {
+    if (interrupted) {
+      text << " (interrupted: counted so far)";
+    } else if (limits.max_solutions == 1) {
+      text << " (stopped at the first)";
+    } else {
+      text << " (stopped at the limit of " << with_commas(limits.max_solutions) << ")";
+    }
+  }
+  text << "\n";
   if (by_orbit) {
     std::size_t reflections = 0;
     for (int m : group.symmetry) reflections += m >= 24;
@@ -230,6 +246,15 @@ int cmd_solve(const std::vector<std::string>& args) {
         throw UsageError(e.what());
       }
     }
+  }
+  // An interrupted run of more than a minute without a checkpoint loses its work: say how to
+  // keep it next time (stderr, so that the summary on stdout stays as it was).
+  // (CUBEX_HINT_AFTER=SECONDS moves the minute, for the tests.)
+  double hint_after = 60;
+  if (const char* env = std::getenv("CUBEX_HINT_AFTER")) hint_after = std::atof(env);
+  if (interrupted && search.checkpoint.empty() && st.seconds >= hint_after) {
+    std::cerr << "interrupted after " << elapsed_text(st.seconds)
+              << "; run with --checkpoint FILE to keep the work next time\n";
   }
   return interrupted ? kExitInterrupted : kExitOk;
 }

@@ -53,6 +53,20 @@ bool flush_stdout() {
   return stdout_ok();
 }
 
+std::string elapsed_text(double seconds) {
+  const auto total = static_cast<std::uint64_t>(seconds > 0 ? seconds : 0);
+  const std::uint64_t h = total / 3600, m = total / 60 % 60, s = total % 60;
+  char buf[48];
+  if (h > 0) {
+    std::snprintf(buf, sizeof buf, "%llu:%02llu:%02llu", static_cast<unsigned long long>(h),
+                  static_cast<unsigned long long>(m), static_cast<unsigned long long>(s));
+  } else {
+    std::snprintf(buf, sizeof buf, "%llu:%02llu", static_cast<unsigned long long>(m),
+                  static_cast<unsigned long long>(s));
+  }
+  return buf;
+}
+
 void set_max_nodes(std::uint64_t n) {
   if (n < 1 || n > kMaxNodesCeiling) {
     throw UsageError("expected --max-nodes from 1 to " + with_commas(kMaxNodesCeiling) +

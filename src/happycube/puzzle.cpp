@@ -151,21 +151,33 @@ class HappyCubePuzzle final : public Puzzle {
       const Tile t = orient(spec->tile, pl["rotations_ccw"].get<int>(), pl["flipped"].get<bool>());
       render::ScenePiece piece;
       piece.name = name;
+      static constexpr Vec3 kNormal[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                          {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
       render::NetPlate plate;
       plate.piece = sc.pieces.size();
-      plate.grid = t.cells;
       for (int r = 0; r < n; ++r)
         for (int c = 0; c < n; ++c)
           if (t.at(r, c)) piece.cells.push_back(face.point(r, c, n));
       std::sort(piece.cells.begin(), piece.cells.end());
-      static constexpr Vec3 kNormal[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
-                                          {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
       const Vec3 d = kNormal[face.side];
       piece.out = {double(d.x), double(d.y), double(d.z)};
-      net_position(face, k, plate.row, plate.col, plate.label);
-      if (face.place > 0) plate.label += ": part " + name;
+      const NetSpot spot = net_spot(face, t);
+      plate.group = spot.group;
+      plate.row = spot.row;
+      plate.col = spot.col;
+      plate.grid = spot.tile.cells;
+      plate.label = face.place > 0 ? std::to_string(face.place) + ": part " + name
+                                   : name + " (" + kSideNames[face.side] + ")";
       sc.pieces.push_back(std::move(piece));
       sc.net.push_back(std::move(plate));
+    }
+    if (spec_.net_places()) {
+      sc.net_groups = {""};
+    } else {
+      for (const Vec3& cube : spec_.structure) sc.net_groups.push_back("cube " + point_text(cube));
+      for (const NetGap& g : net_gaps()) {
+        sc.net_gaps.push_back({g.group, g.row, g.col, "joins " + point_text(g.other)});
+      }
     }
     render::finish(sc);
     return sc;
@@ -303,33 +315,87 @@ class HappyCubePuzzle final : public Puzzle {
     return out + "\n" + drawing(chosen, colour);
   }
 
-  // Where the plate on face `f` (the k-th placement in face order) goes in the drawing of the
-  // net: the cross for a single cube, otherwise four blocks a row in face order.
-  static void net_position(const Face& f, std::size_t k, int& row, int& col, std::string& label) {
-    static constexpr int kNetRow[6] = {0, 1, 1, 1, 2, 3}, kNetCol[6] = {1, 1, 0, 2, 1, 1};
-    if (f.place > 0) {
-      row = kNetRow[f.place - 1];
-      col = kNetCol[f.place - 1];
-      label = std::to_string(f.place);
-    } else {
-      row = static_cast<int>(k / 4);
-      col = static_cast<int>(k % 4);
-      label = point_text(f.cube) + kSideNames[f.side];
-    }
+  // Where a plate goes in the nets (render/scene.hpp): the cross of its cube, the block in it,
+  // and its cells as seen there. `laid` is the plate as laid on face f (its rows and columns in
+  // f's frame); the cross draws every face in the frame of the same face of a single cube, so
+  // the grid is found point by point: the shell point under each filled cell, moved to the cube
+  // at the origin, read in the single cube's frame. For a single cube the frames are those of
+  // the net and the grid stays as laid.
+  struct NetSpot {
+    int group = 0, row = 0, col = 0;
+    Tile tile;
+  };
+  static constexpr int kNetRow[6] = {0, 1, 1, 1, 2, 3}, kNetCol[6] = {1, 1, 0, 2, 1, 1};
+
+  const Face& unit_face(int side) const {
+    for (const Face& u : unit_faces_)
+      if (u.side == side) return u;
+    return unit_faces_.front();  // not reached: the six faces have the six sides
   }
 
-  // The plates as laid out: the cross of the net for a single cube, otherwise one block per face.
-  // With `colour`, each plate's cells are drawn on its colour (ANSI escapes).
+  NetSpot net_spot(const Face& f, const Tile& laid) const {
+    const int n = spec_.size, l = n - 1;
+    NetSpot out;
+    for (std::size_t i = 0; i < spec_.structure.size(); ++i) {
+      if (spec_.structure[i] == f.cube) out.group = static_cast<int>(i);
+    }
+    const Face& u = unit_face(f.side);
+    out.row = kNetRow[u.place - 1];
+    out.col = kNetCol[u.place - 1];
+    out.tile = Tile(n);
+    const Vec3 base{f.cube.x * l, f.cube.y * l, f.cube.z * l};
+    auto dot = [](const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; };
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) {
+        if (!laid.at(r, c)) continue;
+        const Vec3 d = f.point(r, c, n) - base - u.origin;
+        out.tile.set(n - 1 - dot(d, u.v), dot(d, u.u), true);
+      }
+    return out;
+  }
+
+  // The faces of the structure's cubes that join another cube (no plate): one gap in that cube's
+  // cross each.
+  struct NetGap {
+    int group = 0, row = 0, col = 0;
+    Vec3 other;
+    int side = 0;
+  };
+  std::vector<NetGap> net_gaps() const {
+    static constexpr Vec3 kNormal[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                        {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    std::vector<NetGap> out;
+    for (std::size_t i = 0; i < spec_.structure.size(); ++i) {
+      for (int side = 0; side < 6; ++side) {
+        const Vec3 other = spec_.structure[i] + kNormal[side];
+        if (std::find(spec_.structure.begin(), spec_.structure.end(), other) ==
+            spec_.structure.end())
+          continue;
+        const Face& u = unit_face(side);
+        out.push_back(
+            {static_cast<int>(i), kNetRow[u.place - 1], kNetCol[u.place - 1], other, side});
+      }
+    }
+    return out;
+  }
+
+  // The plates as laid out: the cross of the net for every cube of the structure (side by side,
+  // each under its caption), every plate drawn with one character per filled cell: its name
+  // when all names are one character long, else a letter a, b, c, ... with a key above. A face
+  // where the cube joins another one has its side in parentheses and "joins" in the middle. With
+  // `colour`, each plate's cells are drawn on its colour (ANSI escapes).
   std::string drawing(const std::vector<Chosen>& chosen, bool colour) const {
     const int n = spec_.size;
+    const bool single = spec_.net_places();
     bool short_names = true;
     for (const Chosen& ch : chosen) short_names &= ch.piece.size() == 1;
     struct Block {
-      int row, col;
+      int row, col;  // in the whole drawing: crosses side by side
       std::string label;
       Tile tile;
       char mark;
       std::string escape;
+      bool gap = false;
     };
     std::vector<int> colours;
     if (colour) {
@@ -337,28 +403,55 @@ class HappyCubePuzzle final : public Puzzle {
       for (const Chosen& ch : chosen) cells.push_back(ch.placement->cells);
       colours = render::assign_colours(cells);
     }
+    static constexpr char kMarks[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    std::string key;
     std::vector<Block> blocks;
     int width = n;
     for (std::size_t k = 0; k < chosen.size(); ++k) {
       const Placement& p = *chosen[k].placement;
       const Face& f = model_.faces[p.face];
-      Block b{0,
-              0,
-              "",
-              orient(model_.types[p.type].tile, p.rotations_ccw, p.flipped),
-              short_names ? chosen[k].piece[0] : '#',
+      const NetSpot spot =
+          net_spot(f, orient(model_.types[p.type].tile, p.rotations_ccw, p.flipped));
+      char mark = chosen[k].piece[0];
+      if (!short_names) {
+        mark = k + 1 < sizeof kMarks ? kMarks[k] : '#';
+        key += std::string(key.empty() ? "key: " : ", ") + mark + " = part " + chosen[k].piece;
+      }
+      Block b{spot.row,
+              spot.group * 3 + spot.col,
+              single ? std::to_string(f.place) : std::string(kSideNames[f.side]),
+              spot.tile,
+              mark,
               ""};
-      net_position(f, k, b.row, b.col, b.label);
       if (colour) b.escape = render::ansi_colour(render::palette()[std::size_t(colours[k])]);
       width = std::max(width, static_cast<int>(b.label.size()));
       blocks.push_back(std::move(b));
+    }
+    if (!single) {
+      for (const NetGap& g : net_gaps()) {
+        blocks.push_back({g.row, g.group * 3 + g.col, "(" + std::string(kSideNames[g.side]) + ")",
+                          Tile(n), ' ', "", true});
+        width = std::max(width, 5);  // "joins"
+      }
     }
     int rows = 0, cols = 0;
     for (const Block& b : blocks) {
       rows = std::max(rows, b.row + 1);
       cols = std::max(cols, b.col + 1);
     }
-    std::string out;
+    std::string out = key.empty() ? "" : key + "\n";
+    const std::string gap = "  ", group_gap = "    ";
+    if (!single) {  // the captions: "cube (0,0,0)" over each cross
+      std::string text;
+      for (std::size_t g = 0; g < spec_.structure.size(); ++g) {
+        std::string caption = "cube " + point_text(spec_.structure[g]);
+        const std::size_t span = std::size_t(3 * width) + 2 * gap.size();
+        if (caption.size() < span) caption.resize(span, ' ');
+        text += (g > 0 ? group_gap : "") + caption;
+      }
+      while (!text.empty() && text.back() == ' ') text.pop_back();
+      out += text + "\n";
+    }
     for (int br = 0; br < rows; ++br) {
       for (int line = -1; line < n; ++line) {
         std::string text;
@@ -368,6 +461,8 @@ class HappyCubePuzzle final : public Puzzle {
             if (b.row != br || b.col != bc) continue;
             if (line < 0) {
               cell.replace(0, b.label.size(), b.label);
+            } else if (b.gap) {
+              if (line == n / 2) cell.replace(0, 5, "joins");
             } else if (colour) {  // the n cells with escapes, then the padding
               std::string painted;
               for (int c = 0; c < n; ++c) {
@@ -378,7 +473,7 @@ class HappyCubePuzzle final : public Puzzle {
               for (int c = 0; c < n; ++c) cell[c] = b.tile.at(line, c) ? b.mark : '.';
             }
           }
-          text += (bc > 0 ? "  " : "") + cell;
+          text += (bc == 0 ? "" : bc % 3 == 0 ? group_gap : gap) + cell;
         }
         while (!text.empty() && text.back() == ' ') text.pop_back();
         out += text + "\n";
@@ -389,6 +484,7 @@ class HappyCubePuzzle final : public Puzzle {
 
   Spec spec_;
   Model model_;
+  std::vector<Face> unit_faces_ = make_faces(spec_.size, {Vec3{0, 0, 0}});
 };
 
 }  // namespace

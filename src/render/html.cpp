@@ -29,7 +29,9 @@ std::string html(std::span<const Scene> scenes, std::size_t start, const std::st
       for (double d : p.out) out.push_back(std::round(d * 1000) / 1000);
       pieces.push_back({{"name", p.name}, {"colour", hex(c)}, {"cells", cells}, {"out", out}});
     }
-    sols.push_back({{"pieces", pieces}});
+    nlohmann::json sol = {{"pieces", pieces}};
+    if (!sc.note.empty()) sol["note"] = sc.note;
+    sols.push_back(std::move(sol));
   }
   nlohmann::json data = {{"title", scenes.empty() ? "" : scenes.front().title},
                          {"kind", scenes.empty() ? "" : scenes.front().kind},

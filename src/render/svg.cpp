@@ -15,6 +15,9 @@ namespace cubex::render {
 namespace {
 
 constexpr double kCos30 = 0.86602540378443864676;
+// Line widths: the seams between the cells of one piece, and the boundaries of pieces (between
+// two pieces, and around the outside), four times as heavy.
+constexpr double kSeam = 0.6, kHeavy = 2.4;
 
 std::string num(double v) {
   char buf[32];
@@ -256,14 +259,43 @@ Drawing flat(const Scene& scene, double s) {
   return out;
 }
 
-// The Happy Cube net: every plate as an n x n block of squares in its place.
+// The Happy Cube nets: every cube's cross, side by side under its caption, every plate as an
+// n x n block of squares in its place; a face where the cube joins another one is a dashed
+// square.
 Drawing net(const Scene& scene, double s) {
   const int n = scene.net_size;
   const double block = n * s, gap = s * 1.6;
+  const double group_width = 3 * (block + gap) + gap;
+  const bool captions = scene.net_groups.size() > 1;
+  const double top = captions ? gap * 1.6 : 0;
+  auto origin = [&](int group, int row, int col) {
+    return std::pair<double, double>{group * group_width + col * (block + gap),
+                                     top + row * (block + gap) + gap};
+  };
   Drawing out;
   out.piece_svg.resize(scene.pieces.size());
+  std::string extra;  // captions and gaps: drawn with the empty cells, not with any piece
+  if (captions) {
+    for (std::size_t g = 0; g < scene.net_groups.size(); ++g) {
+      const double x = double(g) * group_width;
+      extra += "<text x=\"" + num(x) + "\" y=\"" + num(top - gap * 0.9) +
+               "\" font-weight=\"bold\">" + xml_escape(scene.net_groups[g]) + "</text>";
+      out.box.add(x, top - gap * 1.9);
+    }
+  }
+  for (const NetGap& g : scene.net_gaps) {
+    const auto [bx, by] = origin(g.group, g.row, g.col);
+    extra += "<rect x=\"" + num(bx) + "\" y=\"" + num(by) + "\" width=\"" + num(block) +
+             "\" height=\"" + num(block) +
+             "\" fill=\"#f4f4f4\" stroke=\"#999999\" stroke-dasharray=\"3 3\"/><text x=\"" +
+             num(bx + block / 2) + "\" y=\"" + num(by + block / 2 + 4) +
+             "\" text-anchor=\"middle\" font-size=\"10\" fill=\"#666666\">" + xml_escape(g.label) +
+             "</text>";
+    out.box.add(bx, by);
+    out.box.add(bx + block, by + block);
+  }
   for (const NetPlate& plate : scene.net) {
-    const double bx = plate.col * (block + gap), by = plate.row * (block + gap) + gap;
+    const auto [bx, by] = origin(plate.group, plate.row, plate.col);
     std::string& dst = out.piece_svg[plate.piece];
     const Rgb fill = scene.pieces[plate.piece].colour;
     dst += "<text x=\"" + num(bx) + "\" y=\"" + num(by - 4) + "\">" + xml_escape(plate.label) +
@@ -291,15 +323,18 @@ Drawing net(const Scene& scene, double s) {
       }
     }
     out.box.add(bx, by - s * 1.2);
-    out.box.add(bx + block, by + block);
+    out.box.add(bx + std::max(block, 7.5 * double(plate.label.size())), by + block);
   }
+  if (!extra.empty()) out.piece_svg.push_back(extra);  // the last entry, as in flat()
   return out;
 }
 
 // Places a drawing's pieces and outline in <g> elements at (x, y) for its top-left corner.
 std::string place(const Scene& scene, const Drawing& d, const std::string& id, double x, double y) {
-  std::string out = "<g class=\"view\" id=\"" + id + "\" transform=\"translate(" +
-                    num(x - d.box.x0) + "," + num(y - d.box.y0) + ")\">\n";
+  // Cell seams thin (inherited by every square), piece boundaries heavy (the outline).
+  std::string out = "<g class=\"view\" id=\"" + id + "\" stroke-width=\"" + num(kSeam) +
+                    "\" transform=\"translate(" + num(x - d.box.x0) + "," + num(y - d.box.y0) +
+                    ")\">\n";
   for (std::size_t p = 0; p < d.piece_svg.size(); ++p) {
     if (p >= scene.pieces.size()) {
       out += "<g class=\"empty\">" + d.piece_svg[p] + "</g>\n";
@@ -308,10 +343,8 @@ std::string place(const Scene& scene, const Drawing& d, const std::string& id, d
     out += "<g class=\"piece\" data-piece=\"" + xml_escape(scene.pieces[p].name) + "\">" +
            d.piece_svg[p] + "</g>\n";
   }
-  out +=
-      "<path class=\"outline\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1.6\" "
-      "stroke-linecap=\"round\" d=\"" +
-      d.outline + "\"/>\n</g>\n";
+  out += "<path class=\"outline\" fill=\"none\" stroke=\"#000000\" stroke-width=\"" + num(kHeavy) +
+         "\" stroke-linecap=\"round\" d=\"" + d.outline + "\"/>\n</g>\n";
   return out;
 }
 
@@ -385,7 +418,7 @@ std::string svg(const Scene& scene, const std::string& caption) {
     width = margin * 2 + d.box.w();
     height = top + d.box.h();
   } else {  // the assembled puzzle, then every piece alone in its place
-    const Drawing whole = iso(scene, all, 26), back = iso(turned_over(scene), all, 14);
+    const Drawing whole = iso(scene, all, 26), back = iso(turned_over(scene), all, 26);
     body += place(scene, whole, "assembled", margin, top);
     const double by = top + whole.box.h() + 40;
     body += "<text x=\"" + num(margin) + "\" y=\"" + num(by - 12) + "\">turned over</text>\n";
@@ -399,7 +432,7 @@ std::string svg(const Scene& scene, const std::string& caption) {
     }
     cw += 24;
     ch += 34;
-    const double gx = margin + whole.box.w() + 50;
+    const double gx = margin + std::max(whole.box.w(), back.box.w()) + 50;
     const std::size_t cols = std::max<std::size_t>(
         1, std::min<std::size_t>(all.size(), std::size_t(std::max(1.0, 620 / cw))));
     std::string gallery = "<g class=\"view\" id=\"pieces\">\n";
@@ -408,16 +441,16 @@ std::string svg(const Scene& scene, const std::string& caption) {
       const Drawing& d = parts[p];
       const double ox = x + (cw - 24 - d.box.w()) / 2 - d.box.x0, oy = y - d.box.y0;
       gallery += "<g class=\"piece\" data-piece=\"" + xml_escape(scene.pieces[p].name) +
-                 "\" transform=\"translate(" + num(ox) + "," + num(oy) + ")\">" + d.piece_svg[0] +
-                 "<path class=\"outline\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1.4\" "
-                 "stroke-linecap=\"round\" d=\"" +
-                 d.outline + "\"/></g>\n";
+                 "\" stroke-width=\"" + num(kSeam) + "\" transform=\"translate(" + num(ox) + "," +
+                 num(oy) + ")\">" + d.piece_svg[0] +
+                 "<path class=\"outline\" fill=\"none\" stroke=\"#000000\" stroke-width=\"" +
+                 num(kHeavy) + "\" stroke-linecap=\"round\" d=\"" + d.outline + "\"/></g>\n";
       gallery += "<text x=\"" + num(x + (cw - 24) / 2) + "\" y=\"" + num(y + ch - 14) +
                  "\" text-anchor=\"middle\">" + xml_escape(scene.pieces[p].name) + "</text>\n";
     }
     body += gallery + "</g>\n";
     const double rows = double((parts.size() + cols - 1) / cols);
-    width = std::max(gx + double(cols) * cw, margin * 2 + whole.box.w());
+    width = std::max(gx + double(cols) * cw, margin * 2 + std::max(whole.box.w(), back.box.w()));
     height = std::max(by + back.box.h(), top + rows * ch);
   }
 

@@ -8,7 +8,15 @@ replies out, each a JSON message ended by a NUL byte).
 Takes a screenshot, sends the key ArrowRight, takes another, and prints JSON: the label before
 and after, the number of distinct colours and of non-white pixels in the first screenshot, and
 how many pixels differ between the two. The screenshots are left in OUT_DIR (before.png,
-after.png). Exit status 0 when it could run the page, 3 when Chromium would not start."""
+after.png). Then:
+- "edges": the piece-boundary (heavy) and seam (thin) edges the page finds for the first
+  solution, and the same counted here from the cells ("expected_edges"), and "dark": how many
+  pixels of the first screenshot are nearly black (the heavy lines);
+- "png": clicks the "save PNG" button with downloads allowed into OUT_DIR and reports the file
+  it got: its name, whether it is a PNG, its size and how many of its pixels are not white;
+- "address": opens PAGE#solution=2&explode=0.5&view=top afresh and reports the label, the
+  explode slider, the view, and the address after pressing ArrowLeft.
+Exit status 0 when it could run the page, 3 when Chromium would not start."""
 import base64
 import json
 import os
@@ -59,6 +67,35 @@ def decode_png(data):
         rows.append(bytes(line))
         prev = line
     return width, height, ch, rows
+
+
+def count_edges(solution):
+    """Heavy and thin edges of the faces the viewer draws, counted from the cells: every face of a
+    cell not against a cell of its own piece has four edges; an edge is thin (a seam) when the
+    cell across it, in the face's plane, is of the same piece and shows a face the same way."""
+    heavy = thin = 0
+    for p in solution["pieces"]:
+        c = p["cells"]
+        own = {tuple(c[i:i + 3]) for i in range(0, len(c), 3)}
+        for cell in own:
+            for axis in range(3):
+                for sign in (-1, 1):
+                    n = [0, 0, 0]
+                    n[axis] = sign
+                    if tuple(cell[i] + n[i] for i in range(3)) in own:
+                        continue
+                    for other in range(3):
+                        if other == axis:
+                            continue
+                        for step in (-1, 1):
+                            m = list(cell)
+                            m[other] += step
+                            beyond = tuple(m[i] + n[i] for i in range(3))
+                            if tuple(m) in own and beyond not in own:
+                                thin += 1
+                            else:
+                                heavy += 1
+    return {"heavy": heavy, "thin": thin}
 
 
 class Browser:
@@ -164,9 +201,70 @@ def main(chromium, page, out_dir):
                     colours.add(px)
                     ink += px != b"\xff\xff\xff"
                     changed += r1[x:x + 3] != px
-            print(json.dumps({"label_before": label_before, "label_after": label_after,
-                              "width": w, "height": h, "colours": len(colours), "ink": ink,
-                              "changed": changed}))
+            result = {"label_before": label_before, "label_after": label_after,
+                      "width": w, "height": h, "colours": len(colours), "ink": ink,
+                      "changed": changed}
+
+            # Heavy and thin edges of solution 1: the page's, and counted here from the cells.
+            result["edges"] = evaluate(
+                "(() => { const f = buildFaces(DATA.solutions[0]).faces; let heavy = 0, thin = 0;"
+                " for (const x of f) for (const h of x.heavy) { if (h) heavy++; else thin++; }"
+                " return {heavy, thin}; })()")
+            data = evaluate("DATA")
+            result["expected_edges"] = count_edges(data["solutions"][0])
+            result["dark"] = sum(1 for y in range(h) for x in range(0, w * ch, ch)
+                                 if sum(before[y][x:x + 3]) < 3 * 40)
+
+            # The PNG export, as a real download.
+            b.call("Browser.setDownloadBehavior", {"behavior": "allow",
+                                                   "downloadPath": os.path.abspath(out_dir)})
+            name = evaluate("cubex.pngName()")
+            target_png = os.path.join(out_dir, name)
+            if os.path.exists(target_png):
+                os.remove(target_png)
+            evaluate("document.getElementById('png').click()")
+            for _ in range(100):
+                if os.path.exists(target_png) and os.path.getsize(target_png) > 0:
+                    break
+                time.sleep(0.1)
+            time.sleep(0.2)
+            png = {"name": name, "exists": os.path.exists(target_png)}
+            if png["exists"]:
+                with open(target_png, "rb") as f:
+                    raw = f.read()
+                png["is_png"] = raw[:8] == b"\x89PNG\r\n\x1a\n"
+                if png["is_png"]:
+                    pw, ph, pch, prows = decode_png(raw)
+                    png.update({"width": pw, "height": ph,
+                                "ink": sum(1 for row in prows for x in range(0, pw * pch, pch)
+                                           if row[x:x + 3] != b"\xff\xff\xff")})
+            result["png"] = png
+
+            # The address: solution, explode and view, read when the page opens.
+            b.call("Page.navigate", {"url": "about:blank"}, session=s)
+            time.sleep(0.3)
+            b.call("Page.navigate", {"url": "file://" + os.path.abspath(page) +
+                                     "#solution=2&explode=0.5&view=top"}, session=s)
+            for _ in range(100):
+                if evaluate("document.readyState") == "complete" and evaluate(
+                        "!!window.cubex"):
+                    break
+                time.sleep(0.1)
+            time.sleep(0.3)
+            address = {"label": evaluate("document.getElementById('label').textContent"),
+                       "explode": evaluate("document.getElementById('explode').value"),
+                       "view": evaluate("cubex.state.view"),
+                       "pitch": evaluate("cubex.state.pitch * 180 / Math.PI")}
+            b.call("Input.dispatchKeyEvent", {"type": "keyDown", "key": "ArrowLeft",
+                                              "code": "ArrowLeft", "windowsVirtualKeyCode": 37},
+                   session=s)
+            b.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": "ArrowLeft",
+                                              "code": "ArrowLeft", "windowsVirtualKeyCode": 37},
+                   session=s)
+            time.sleep(0.2)
+            address["hash_after_left"] = evaluate("location.hash")
+            result["address"] = address
+            print(json.dumps(result))
             return 0
         finally:
             b.close()

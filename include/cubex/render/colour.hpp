@@ -10,7 +10,7 @@
 
 namespace cubex::render {
 
-// 20 colours chosen to be told apart (Trubetskoy's list of distinct colours).
+// 30 colours chosen to be told apart: the first n are far apart (CIEDE2000) for every n.
 std::span<const Rgb> palette();
 
 // Indices into palette(), one per piece (each piece a set of unit cells). Pieces that touch (a
