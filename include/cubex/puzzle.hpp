@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubex/core/problem.hpp"
@@ -55,6 +56,11 @@ class Puzzle {
     (void)mode;
     return {trivial_group(problem().num_items()), {0}};
   }
+  // The items that stand for pieces (one per piece, or per set of identical pieces), with the
+  // piece's name: the symmetry group permutes them (a reflection swaps a chiral piece with its
+  // mirror twin), and `--json` lists that permutation for every element. Empty for kinds
+  // without pieces (a Knuth-format matrix).
+  virtual std::vector<std::pair<std::string, ItemId>> piece_items() const { return {}; }
   // The geometry of one solution for pictures (render/): `solution` is in the JSON form of
   // solution_json() and verify_solution() accepted it. nullopt for kinds that have no geometry
   // (Knuth's exact-cover files).

@@ -19,6 +19,12 @@ nlohmann::json place_json(const Face& f) {
   return {{"cube", {f.cube.x, f.cube.y, f.cube.z}}, {"side", kSideNames[f.side]}};
 }
 
+// The face as {"cube", "side"} for every structure (a single cube's too): the same type
+// whatever the puzzle, beside "place" (kept for compatibility).
+nlohmann::json face_json(const Face& f) {
+  return {{"cube", {f.cube.x, f.cube.y, f.cube.z}}, {"side", kSideNames[f.side]}};
+}
+
 std::string place_words(const Face& f) {
   if (f.place > 0) return "place " + std::to_string(f.place);
   return "cube (" + std::to_string(f.cube.x) + "," + std::to_string(f.cube.y) + "," +
@@ -78,6 +84,7 @@ class HappyCubePuzzle final : public Puzzle {
       for (const Vec3& p : ch.placement->cells) cells.push_back({p.x, p.y, p.z});
       placements.push_back({{"piece", ch.piece},
                             {"place", place_json(model_.faces[ch.placement->face])},
+                            {"face", face_json(model_.faces[ch.placement->face])},
                             {"rotations_ccw", ch.rotations_ccw},
                             {"flipped", ch.flipped},
                             {"cells", cells}});
@@ -95,6 +102,16 @@ class HappyCubePuzzle final : public Puzzle {
     return {std::to_string(model_.plates) + " plates for " + std::to_string(model_.faces.size()) +
             " faces: " + std::to_string(left) + " plate" + (left == 1 ? "" : "s") + " stay" +
             (left == 1 ? "s" : "") + " unused in each solution (listed with it)"};
+  }
+
+  std::vector<std::pair<std::string, ItemId>> piece_items() const override {
+    std::vector<std::pair<std::string, ItemId>> out;
+    for (std::size_t t = 0; t < model_.types.size(); ++t) {
+      std::string names;
+      for (const std::string& n : model_.types[t].names) names += (names.empty() ? "" : ",") + n;
+      out.emplace_back(names, static_cast<ItemId>(t));  // items 0.. are the tile types
+    }
+    return out;
   }
 
   std::string solution_text(std::span<const OptionId> solution) const override {

@@ -193,4 +193,71 @@ void write_file_atomic(const std::string& path, std::string_view content) {
   }
 }
 
+AtomicFile::AtomicFile(const std::string& path) : path_(path) {
+  if (path.empty()) throw std::runtime_error("cannot write to an empty file name");
+  if (path == "-") {
+    fd_ = STDOUT_FILENO;
+    own_fd_ = false;
+    return;
+  }
+  target_ = path;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      target_ = real;
+      std::free(real);
+    }
+  }
+  if (::stat(target_.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) write_error(path, EISDIR);
+    if (!S_ISREG(st.st_mode)) {  // a device or a pipe: in place (see write_file_atomic)
+      fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) write_error(path, errno);
+      return;
+    }
+  }
+  temp_ = target_ + ".tmp.XXXXXX";
+  fd_ = ::mkstemp(temp_.data());
+  if (fd_ < 0) write_error(path, errno);
+  ::fchmod(fd_, 0644);
+  buf_.reserve(1 << 16);
+}
+
+AtomicFile::~AtomicFile() {
+  if (committed_) return;
+  if (own_fd_ && fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+bool AtomicFile::flush() {
+  if (error_ == 0) error_ = write_all(fd_, buf_);
+  buf_.clear();
+  return error_ == 0;
+}
+
+bool AtomicFile::write(std::string_view text) {
+  if (error_ != 0) return false;
+  buf_.append(text);
+  if (buf_.size() >= (1 << 16)) return flush();
+  return true;
+}
+
+void AtomicFile::commit() {
+  if (committed_) return;
+  int e = flush() ? 0 : error_;
+  if (own_fd_) {
+    if (e == 0 && !temp_.empty() && ::fsync(fd_) != 0) e = errno;
+    if (::close(fd_) != 0 && e == 0) e = errno;
+    fd_ = -1;
+    if (e == 0 && !temp_.empty() && ::rename(temp_.c_str(), target_.c_str()) != 0) e = errno;
+  }
+  if (e != 0) {
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    committed_ = true;
+    error_ = e;
+    write_error(path_, e);
+  }
+  committed_ = true;
+}
+
 }  // namespace cubex

@@ -199,4 +199,19 @@ SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& lim
   return out;
 }
 
+std::vector<std::pair<std::size_t, std::vector<OptionId>>> orbit_of(
+    const SymmetricSolver& sym, std::span<const OptionId> solution) {
+  std::vector<std::pair<std::size_t, std::vector<OptionId>>> out;
+  std::vector<OptionId> image;
+  for (std::size_t g = 0; g < sym.group_order(); ++g) {
+    image.clear();
+    for (OptionId o : solution) image.push_back(sym.image(g, o));
+    std::sort(image.begin(), image.end());
+    bool seen = false;
+    for (const auto& [h, s] : out) seen = seen || s == image;
+    if (!seen) out.emplace_back(g, image);
+  }
+  return out;
+}
+
 }  // namespace cubex

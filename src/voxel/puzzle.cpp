@@ -195,6 +195,14 @@ class VoxelPuzzle final : public Puzzle {
     return cube_symmetry_group(compiled_.problem, item_places(model_, compiled_), mode);
   }
 
+  std::vector<std::pair<std::string, ItemId>> piece_items() const override {
+    std::vector<std::pair<std::string, ItemId>> out;
+    for (std::size_t p = 0; p < model_.pieces.size(); ++p)
+      if (compiled_.piece_item[p] != kNoItem)
+        out.emplace_back(model_.pieces[p].name, compiled_.piece_item[p]);
+    return out;
+  }
+
   const Model& model() const { return model_; }
 
  private:

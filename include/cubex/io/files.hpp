@@ -26,4 +26,36 @@ std::string_view unix_newlines(std::string_view text, std::string& storage);
 // device").
 void write_file_atomic(const std::string& path, std::string_view content);
 
+// The same, written piece by piece (a long stream of solutions): open() picks the target as
+// write_file_atomic does (a temporary file beside it, or a device or pipe written in place; "-"
+// is standard output), write() buffers, commit() flushes and renames into place. Destroyed
+// without commit(), it removes the temporary file: `path` keeps its old content. write() and
+// commit() throw std::runtime_error like write_file_atomic; ok() is false after a failed write
+// (on standard output: the reader went away), and `error()` its errno.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  // Appends to the buffer, writing it out when it is full. Returns false (and drops the data)
+  // once a write failed.
+  bool write(std::string_view text);
+  // Flushes, and for a regular file syncs and renames it into place. Throws on failure.
+  void commit();
+  bool ok() const { return error_ == 0; }
+  int error() const { return error_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  bool flush();
+
+  std::string path_, target_, temp_;  // temp_ empty: written in place
+  int fd_ = -1;
+  bool own_fd_ = true, committed_ = false;
+  int error_ = 0;
+  std::string buf_;
+};
+
 }  // namespace cubex
