@@ -3,11 +3,14 @@
 // Each benchmark repeats 3 times and reports the median (CPU time). Core/<file> uses the backend
 // chosen automatically (the bitset one on all of these), Core/<file>/links forces dancing links.
 // y25_o1, y25_o2 and bedlam_sym (minutes with links) run only with CUBEX_BENCH_LONG=1.
+// Core/one_item_1M: a million options of one item (a million solutions, each a child of the
+// root): the corner that was quadratic in the bitset backend (issue 16); target under 1 s.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
@@ -38,6 +41,22 @@ void BM_CoreCount(benchmark::State& state, const std::string& file, cubex::Backe
                                                    benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// One primary item and `m` options, each of that item alone.
+void BM_OneItem(benchmark::State& state, cubex::Backend backend) {
+  const auto m = static_cast<std::uint32_t>(state.range(0));
+  cubex::Problem p;
+  const cubex::ItemId a = p.add_primary("a");
+  for (std::uint32_t o = 0; o < m; ++o) p.add_option({a});
+  cubex::Solver solver(p, backend);
+  cubex::SolveStats st;
+  for (auto _ : state) {
+    st = solver.count();
+    benchmark::DoNotOptimize(st.solutions);
+  }
+  state.counters["solutions"] = static_cast<double>(st.solutions);
+  state.counters["updates"] = static_cast<double>(st.updates);
+}
+
 void core(const std::string& name, const char* file,
           cubex::Backend backend = cubex::Backend::kAuto) {
   benchmark::RegisterBenchmark(name.c_str(), BM_CoreCount, std::string(file), backend)
@@ -53,6 +72,14 @@ const bool registered = [] {
   core("Core/y25_o0", "y25_o0.dlx");
   core("Core/soma/links", "soma.dlx", cubex::Backend::kLinks);
   core("Core/pent6x10_sym/links", "pent6x10_sym.dlx", cubex::Backend::kLinks);
+  for (auto [name, backend] : {std::pair{"Core/one_item_1M", cubex::Backend::kBitset},
+                               std::pair{"Core/one_item_1M/links", cubex::Backend::kLinks}}) {
+    benchmark::RegisterBenchmark(name, BM_OneItem, backend)
+        ->Arg(1000000)
+        ->Unit(benchmark::kMillisecond)
+        ->Repetitions(3)
+        ->ReportAggregatesOnly(true);
+  }
   if (long_runs) {
     core("Core/y25_o1", "y25_o1.dlx");
     core("Core/y25_o2", "y25_o2.dlx");

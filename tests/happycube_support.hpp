@@ -78,7 +78,8 @@ inline Spec cut_shell(int n, std::vector<Vec3> structure, unsigned seed, bool fl
   return spec;
 }
 
-// Counts physically different solutions by backtracking over faces and pieces, with every
+// Counts physically different solutions by backtracking over faces and pieces (a piece need not
+// be used: with more pieces than faces the spare ones stay over), with every
 // placement made by moving the plate, laid drawn side up on the base of a unit cube (column ->
 // +x, row 0 -> +y), by the 48 symmetries of that cube (the 24 rotations only for a piece that may
 // not be flipped) and translating it to each cube. Two solutions are the same when every face
@@ -153,6 +154,27 @@ class BruteForce {
     return solutions_.size();
   }
   std::size_t shell_size() const { return index_.size(); }
+
+  // The solutions found by count(), each as its shell points labelled with the kind of plate
+  // covering them (kinds numbered in the order of the pieces), sorted.
+  std::vector<std::vector<std::pair<Vec3, int>>> labelled() const {
+    std::vector<Vec3> point(index_.size());
+    for (const auto& [p, i] : index_) point[i] = p;
+    std::vector<std::vector<std::pair<Vec3, int>>> out;
+    for (const auto& sol : solutions_) {
+      std::vector<std::pair<Vec3, int>> s;
+      for (const std::string& face : sol) {
+        const std::size_t colon = face.find(':');
+        const int kind = std::stoi(face.substr(0, colon));
+        const Bits b(face.substr(colon + 1));
+        for (std::size_t i = 0; i < point.size(); ++i)
+          if (b[i]) s.push_back({point[i], kind});
+      }
+      std::sort(s.begin(), s.end());
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
 
  private:
   using FaceKey = std::pair<Vec3, int>;  // (cube, 0..5: +x -x +y -y +z -z)

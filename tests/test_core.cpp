@@ -281,6 +281,38 @@ TEST_P(CoreBackend, LimitsVisitorAndStopFlagEndTheSearchEarly) {
   EXPECT_GT(st.updates, 0u);
 }
 
+// No quadratic corner (issue 16): a node with a great many children costs about linear work in
+// them, not (children x live options). Item b has two options, {b} and {b s}; item a has m
+// options, {a s} for every tenth, else {a}. The root branches on b, each child on a, whose m
+// (or 9m/10) children are all solutions. Counted in updates (links: link removals; bitset:
+// live words rewritten), which were m x m/64 per child of b in the bitset backend before.
+TEST_P(CoreBackend, ManyChildrenCostLinearUpdates) {
+  constexpr std::uint64_t m = 100000;
+  Problem p;
+  const ItemId a = p.add_primary("a"), b = p.add_primary("b"), s = p.add_secondary("s");
+  for (std::uint64_t o = 0; o < m; ++o) {
+    if (o % 10 == 0) {
+      p.add_option({a, s});
+    } else {
+      p.add_option({a});
+    }
+  }
+  p.add_option({b});
+  p.add_option({s, b});
+  const auto st = Solver(p, GetParam()).count();
+  EXPECT_EQ(st.solutions, m + (m - m / 10));  // {b} with any a-option; {b s} with an {a} one
+  EXPECT_EQ(st.nodes, 1 + 2 + st.solutions);
+  EXPECT_LE(st.updates, 2 * m);
+  // A single item: every option is a solution, each child of the root.
+  Problem q;
+  const ItemId c = q.add_primary("c");
+  for (std::uint64_t o = 0; o < m; ++o) q.add_option({c});
+  const auto sq = Solver(q, GetParam()).count();
+  EXPECT_EQ(sq.solutions, m);
+  EXPECT_EQ(sq.nodes, m + 1);
+  EXPECT_LE(sq.updates, 2 * m);
+}
+
 TEST(Core, CheckSolutionFindsWhatIsWrong) {
   Problem p;
   ItemId a = p.add_primary("A"), b = p.add_primary("B"), x = p.add_secondary("X");

@@ -301,7 +301,8 @@ TEST(RenderSvg, NearerCubeHidesTheFartherOne) {
   if (!have("python3")) GTEST_SKIP() << "python3 is not installed";
   // Seen from +x +y +z, the cube at (1,1,0) hides the lower half of the cube at (0,0,0): its top
   // face covers one triangle of each side face of the other. And a cube at (1,1,1) hides the
-  // cube at (0,0,0) completely. (The optional cell keeps the container from being flat.)
+  // cube at (0,0,0) completely. (The optional cell keeps the container from being flat; the two
+  // congruent unit cubes are "distinct", else they would be one piece with count 2.)
   TempDir tmp;
   const auto solution = [](Vec3 near, Vec3 far) {
     auto pl = [](const char* name, Vec3 at) {
@@ -321,10 +322,10 @@ TEST(RenderSvg, NearerCubeHidesTheFartherOne) {
   for (const Case& c : {Case{{1, 1, 0}, {3, 3, 4}, {4, 4, 4}}, Case{{1, 1, 1}, {}, {4, 4, 4}}}) {
     const std::string cells = "[[0,0,0],[" + std::to_string(c.near.x) + "," +
                               std::to_string(c.near.y) + "," + std::to_string(c.near.z) + "]]";
-    const std::string puzzle =
-        tmp.file("two.json", R"({"container": {"optional": [[0,1,1]], "cells": )" + cells +
-                                 R"(}, "pieces": [{"name": "F", "cells": [[0,0,0]]},
-                                         {"name": "N", "cells": [[0,0,0]]}]})");
+    const std::string puzzle = tmp.file(
+        "two.json", R"({"container": {"optional": [[0,1,1]], "cells": )" + cells +
+                        R"(}, "pieces": [{"name": "F", "cells": [[0,0,0]], "distinct": true},
+                                         {"name": "N", "cells": [[0,0,0]], "distinct": true}]})");
     const std::string from = tmp.file("two_solutions.json", solution(c.near, {0, 0, 0}));
     const std::string out = tmp / "two.svg";
     const auto r = run_cubex("render '" + puzzle + "' --from '" + from + "' --svg '" + out + "'");
@@ -370,7 +371,7 @@ TEST(RenderCli, BadInputExits2AndWritesNothing) {
             "expected an object with a \"solutions\" array"},
            {"'" + soma + "' --from '" + tmp.file("y.json", "{\"solutions\": [") + "' --svg '" +
                 out + "'",
-            "y.json: expected JSON"},
+            "y.json:1:16: expected JSON, syntax error"},
            {"'" + source_file("puzzles/happycube/HC_BQ_03.hcq") +
                 "' --symmetry none --solution 49 --svg '" + out + "'",
             "expected at least 49 solution(s) for --solution 49, found 48"},

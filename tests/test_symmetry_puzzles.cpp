@@ -89,7 +89,7 @@ std::vector<PointMap> voxel_group(const voxel::Model& m, SymmetryMode mode) {
       img = normalize(img);
       bool found = false;
       for (const voxel::Piece& q : m.pieces) {
-        if (q.count != p.count) continue;
+        if (q.count != p.count || q.fewest() != p.fewest()) continue;
         auto qs = rotations_of(q.cells);
         if (m.mirror) {
           std::vector<Vec3> mq;
@@ -246,6 +246,83 @@ TEST(SymmetryPuzzles, VoxelGroupsAgreeWithBruteForceOnRandomPuzzles) {
   EXPECT_GT(with_mirror, 5);
   EXPECT_GT(twins, 2);
   EXPECT_GT(orders.size(), 3u);  // boxes of several shapes, with and without reflections
+}
+
+// Pieces used between min and max times (spare pieces) and congruent pieces merged: the anchor
+// is a cell, never a ranged piece, and the unique counts stay those of the brute force.
+TEST(SymmetryPuzzles, RangedAndCongruentPiecesKeepUniqueCountsExact) {
+  std::mt19937 rng(1717);
+  const std::vector<std::vector<Vec3>> library{kMono, kDomino, kI3, kL3, kT4};
+  const std::vector<Vec3> boxes{{2, 2, 2}, {2, 2, 3}, {3, 3, 1}, {2, 3, 2}, {1, 4, 4}, {2, 4, 1}};
+  int checked = 0, ranged = 0, with_symmetric = 0;
+  for (int trial = 0; trial < 250; ++trial) {
+    voxel::Model m;
+    const Vec3 box = boxes[rng() % boxes.size()];
+    for (int x = 0; x < box.x; ++x)
+      for (int y = 0; y < box.y; ++y)
+        for (int z = 0; z < box.z; ++z) m.cells.push_back({x, y, z});
+    m.optional.assign(m.cells.size(), 0);
+    if (rng() % 3 == 0) m.optional[0] = m.optional.back() = 1;
+    m.mirror = rng() % 3 == 0;
+    std::set<std::size_t> kinds;
+    const int nk = 1 + static_cast<int>(rng() % 3);
+    while (static_cast<int>(kinds.size()) < nk) kinds.insert(rng() % library.size());
+    bool any_range = false;
+    for (std::size_t k : kinds) {
+      voxel::Piece p{"p" + std::to_string(k), library[k]};
+      p.count = 1 + static_cast<int>(rng() % 5);
+      const int lo = static_cast<int>(rng() % (p.count + 1));
+      p.min_count = lo == p.count ? -1 : lo;
+      any_range = any_range || p.min_count >= 0;
+      m.pieces.push_back(p);
+      if (rng() % 4 == 0) {  // a congruent twin under another name, merged by the front end
+        voxel::Piece q = p;
+        q.name += "b";
+        q.count = 1;
+        q.min_count = -1;
+        m.pieces.push_back(q);
+      }
+    }
+    voxel::canonicalize(m);
+    const auto p = voxel::make_puzzle(m, "ranged.json");
+    if (!p->infeasible().empty()) continue;
+    SolveLimits few;
+    few.max_solutions = 1501;
+    const std::uint64_t n = Solver(p->problem()).count(few).solutions;
+    if (n == 0 || n > 1500) continue;
+    voxel::Model merged = m;
+    voxel::merge_congruent(merged);
+    const std::vector<Blocks> all = voxel_solutions(*p);
+    for (SymmetryMode mode : {SymmetryMode::kRotations, SymmetryMode::kAuto}) {
+      const Counts want = brute_force(all, voxel_group(merged, mode));
+      const Counts got = fast_path(*p, mode);
+      EXPECT_EQ(got.group_order, want.group_order) << "trial " << trial;
+      EXPECT_EQ(got.total, want.total) << "trial " << trial;
+      EXPECT_EQ(got.unique, want.unique) << "trial " << trial;
+      EXPECT_EQ(got.symmetric, want.symmetric) << "trial " << trial;
+      with_symmetric += mode == SymmetryMode::kAuto && want.symmetric > 0;
+    }
+    ranged += any_range;
+    ++checked;
+  }
+  EXPECT_GT(checked, 40);
+  EXPECT_GT(ranged, 20);
+  EXPECT_GT(with_symmetric, 5);
+}
+
+// The box: 6,720 solutions with congruent pieces identical, 440 up to symmetry.
+TEST(SymmetryPuzzles, CongruentBoxUniqueCount) {
+  const std::string file = std::string(CUBEX_SOURCE_DIR) + "/puzzles/voxel/congruent-box.json";
+  const auto p = load_puzzle(file);
+  voxel::Model m = voxel::model_from_json(nlohmann::json::parse(test::slurp(file)), file);
+  voxel::merge_congruent(m);
+  const Counts want = brute_force(voxel_solutions(*p), voxel_group(m, SymmetryMode::kAuto));
+  const Counts got = fast_path(*p, SymmetryMode::kAuto);
+  EXPECT_EQ(want.total, 6720u);
+  EXPECT_EQ(want.unique, 440u);
+  EXPECT_EQ(got.unique, want.unique);
+  EXPECT_EQ(got.symmetric, want.symmetric);
+  EXPECT_EQ(got.group_order, want.group_order);
 }
 
 TEST(SymmetryPuzzles, DominoesInTheCubeOfTwoThroughTheFrontEnd) {

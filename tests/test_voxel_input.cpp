@@ -113,19 +113,9 @@ TEST(VoxelInput, BadJsonNamesThePath) {
       {box + R"(, "pieces": [{"name": "a", "cells": [[0,0,0]], "count": "2"}])",
        "p.json: pieces[0].count: expected a count"},
       {box + R"(, "pieces": [{"name": "a", "cells": [[0,0,0]], "color": "red"}])",
-       "p.json: pieces[0].color: expected one of the keys name,cells,layers,count"},
-      // Volumes and fit.
-      {box + R"(, "pieces": [{"name": "a", "cells": [[0,0,0],[1,0,0]], "count": 2}])",
-       "p.json: pieces: expected pieces that fit in the container's 3 cells, found 4 cells of "
-       "pieces"},
-      {box + R"(, "pieces": [{"name": "a", "cells": [[0,0,0],[1,0,0]]}])",
-       "p.json: pieces: expected pieces that fill the container's 3 must-fill cells, found only 2"},
-      {box +
-           R"(, "pieces": [{"name": "a", "cells": [[0,0,0]]}, {"name": "b", "cells": [[0,0,0],[1,0,0]]}, {"name": "c", "cells": [[0,0,0],[1,1,0]]}])",
-       "p.json: pieces: expected pieces that fit in the container's 3 cells"},
-      {R"({"container": {"box": [4,1,1]}, "pieces": [{"name": "a", "cells": [[0,0,0],[1,0,0]]}, {"name": "b", "cells": [[0,0,0],[1,1,0]]}]})",
-       "p.json: pieces[1]: expected a piece that fits in the container, found that 'b' fits "
-       "nowhere"},
+       "p.json: pieces[0].color: expected one of the keys name,cells,layers,count,distinct,"
+       "turn_over"},
+      // Volumes and fit are no input errors: see VoxelFeatures.ReasonsForNoSolution.
   };
   for (const Case& c : cases) {
     const std::string doc = c.json[0] == '"' ? "{" + c.json + "}" : c.json;  // bare keys
@@ -151,9 +141,12 @@ TEST(VoxelInput, TextFormat) {
             "p.txt:2:5: expected a coordinate (an integer from -1000 to 1000), found 'x'");
   EXPECT_EQ(txt_error("0 0 0 1 0 0 0 0 0\n"), "p.txt:1:13: expected a new cell, found 0 0 0 again");
   EXPECT_EQ(txt_error("# nothing\n"), "p.txt: expected at least one piece line, found none");
-  EXPECT_EQ(txt_error("0 0 0\n2 0 0\n"),
-            "p.txt: expected pieces that fill the container's 3 must-fill cells, found only 2 "
-            "cells of pieces");
+  // Too few cells is a reason for no solution, not an input error.
+  EXPECT_EQ(txt_error("0 0 0\n2 0 0\n"), "");
+  EXPECT_EQ(
+      vx::make_puzzle(vx::model_from_txt("0 0 0\n2 0 0\n", "p.txt"), "p.txt", false)->infeasible(),
+      "the cells do not add up: the pieces have at most 2 cells, fewer than the "
+      "container's 3 cells to fill");
 }
 
 // Through load_puzzle: dispatch on the extension and on "kind", and JSON syntax errors.

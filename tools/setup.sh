@@ -9,11 +9,14 @@
 #   tools/setup.sh --fuzz        also install clang and libFuzzer (for tools/fuzz.sh)
 #   tools/setup.sh --burrtools   also install zlib and pugixml: BurrTools .xmpuzzle files
 #                                (CUBEX_BURRTOOLS, on when both are found) and admesh (STL checks)
+#   tools/setup.sh --python      also install pybind11, pytest and numpy and build the Python
+#                                module (-DCUBEX_PYTHON=ON; docs/python.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 deps_only=0
 baselines=OFF
+python=OFF
 pkgs=(cmake g++ make libboost-program-options-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
 for arg in "$@"; do
   case "$arg" in
@@ -22,7 +25,8 @@ for arg in "$@"; do
     --test) pkgs+=(chromium python3) ;;
     --fuzz) pkgs+=(clang libclang-rt-dev) ;;
     --burrtools) pkgs+=(zlib1g-dev libpugixml-dev admesh) ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --python) pkgs+=(python3-dev python3-pybind11 pybind11-dev python3-pytest python3-numpy); python=ON ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -41,7 +45,11 @@ if ((${#missing[@]})); then
 fi
 ((deps_only)) && exit 0
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=$baselines >/dev/null
+py=()
+# Debian's interpreter, the one its python3-* packages serve (not a python3 earlier on PATH).
+if [ "$python" = ON ] && [ -x /usr/bin/python3 ]; then py=(-DPython_EXECUTABLE=/usr/bin/python3); fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=$baselines \
+  -DCUBEX_PYTHON=$python "${py[@]}" >/dev/null
 cmake --build build -j "$(nproc)"
 echo
 ./build/cubex solve puzzles/voxel/soma.json

@@ -2,7 +2,9 @@
 # Builds cubex and runs every test, installing missing packages first (like setup.sh):
 #   1. the Release suite (build/), with the MILP/SAT baselines (-DCUBEX_BASELINES=ON: CBC and
 #      CaDiCaL are installed), BurrTools files (-DCUBEX_BURRTOOLS=ON: zlib and pugixml are
-#      installed, and admesh for the STL test) and the headless-Chromium viewer test;
+#      installed, and admesh for the STL test) and the headless-Chromium viewer test (chromium is
+#      installed), then the Python module's tests and the JSON schema checks (pytest,
+#      tests/python; the module is built with -DCUBEX_PYTHON=ON);
 #   1b. the CMake package: `cmake --install build` into build/stage, then the consumer project
 #      examples/count built against it (every installed header compiled alone too) and run;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/,
@@ -22,7 +24,7 @@ quick=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -30,19 +32,27 @@ jobs="$(nproc)"
 step() { echo; echo "== test.sh: $* ($((SECONDS / 60)) min $((SECONDS % 60)) s so far)"; }
 
 if ((quick)); then
-  tools/setup.sh --deps-only --test --baselines --burrtools
+  tools/setup.sh --deps-only --test --baselines --burrtools --python
 else
-  tools/setup.sh --deps-only --test --baselines --burrtools --fuzz
+  tools/setup.sh --deps-only --test --baselines --burrtools --python --fuzz
 fi
 
 shared=()
 if [ -n "${CUBEX_SHARED_DIR:-}" ]; then shared=(-DCUBEX_SHARED_DIR="$CUBEX_SHARED_DIR"); fi
 
+# Debian's interpreter, the one python3-pybind11/pytest/numpy serve (not a python3 earlier on PATH).
+python=/usr/bin/python3
+[ -x "$python" ] || python="$(command -v python3)"
+
 step "Release build and suite"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=ON -DCUBEX_BURRTOOLS=ON \
-  "${shared[@]}" >/dev/null
+  -DCUBEX_PYTHON=ON -DPython_EXECUTABLE="$python" "${shared[@]}" >/dev/null
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure --no-tests=error -j "$jobs"
+
+step "Python module and JSON schemas (pytest)"
+# pytest's exit status 5 (no tests collected) fails this step like any other failure.
+PYTHONPATH="$PWD/build/python" CUBEX_EXE="$PWD/build/cubex" "$python" -m pytest -q tests/python
 
 step "CMake package: install into build/stage, build examples/count against it"
 rm -rf build/stage build/examples-count

@@ -13,25 +13,55 @@
 
 namespace cubex {
 
+// The length of the UTF-8 sequence that starts s[i] (1..4), or 0 when the bytes there are not
+// UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+inline std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  if (c < 0x80) return 1;
+  std::size_t len;
+  unsigned char lo = 0x80, hi = 0xbf;  // range of the second byte
+  if (c >= 0xc2 && c <= 0xdf) {
+    len = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    len = 3;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size() || b(1) < lo || b(1) > hi) return 0;
+  for (std::size_t k = 2; k < len; ++k)
+    if ((b(k) >> 6) != 2) return 0;
+  return len;
+}
+
+// True when `s` is valid UTF-8 (as JSON output needs).
+inline bool is_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t len = utf8_length(s, i);
+    if (len == 0) return false;
+    i += len;
+  }
+  return true;
+}
+
 // A piece of the input for an error message: at most `max` bytes of it (then "..."), control
 // bytes and bytes that are not UTF-8 written as \xNN, so that a binary or endless input neither
-// floods the terminal nor sends it escape sequences.
-inline std::string excerpt(std::string_view s, std::size_t max = 40) {
+// floods the terminal nor sends it escape sequences. With `keep_newlines`, '\n' stays as it is.
+inline std::string excerpt(std::string_view s, std::size_t max = 40, bool keep_newlines = false) {
   static const char* const hex = "0123456789abcdef";
   std::string out;
   std::size_t i = 0;
   while (i < s.size() && i < max) {
     const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80         ? 1
-                      : (c >> 5) == 6  ? 2
-                      : (c >> 4) == 14 ? 3
-                      : (c >> 3) == 30 ? 4
-                                       : 0;
-    bool ok = len > 0 && i + len <= s.size() && (len == 1 || c >= 0xc2);
-    for (std::size_t k = 1; ok && k < len; ++k)
-      ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
-    if (ok && len == 1 && (c < 0x20 || c == 0x7f)) ok = false;
-    if (!ok) {
+    const std::size_t len = utf8_length(s, i);
+    const bool control = len == 1 && (c < 0x20 || c == 0x7f) && !(keep_newlines && c == '\n');
+    if (len == 0 || control) {
       out += "\\x";
       out += hex[c >> 4];
       out += hex[c & 15];
@@ -43,6 +73,13 @@ inline std::string excerpt(std::string_view s, std::size_t max = 40) {
   }
   if (i < s.size()) out += "...";
   return out;
+}
+
+// A name from the input (a piece, an item, a puzzle), or a message that quotes one, made safe for
+// a terminal: control bytes (ESC included) and bytes that are not UTF-8 written as \xNN, newlines
+// kept when `keep_newlines`. What cubex prints that comes from a file goes through this.
+inline std::string printable(std::string_view s, bool keep_newlines = false) {
+  return excerpt(s, std::string_view::npos, keep_newlines);
 }
 
 class InputError : public std::runtime_error {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubex/core/problem.hpp"
@@ -28,6 +29,14 @@ class Puzzle {
   virtual std::string name() const = 0;
   // The compiled exact-cover matrix.
   virtual const Problem& problem() const = 0;
+  // What the front end noticed while reading, one line each, printed before the counts:
+  // "pieces A and B are congruent: counted as identical", "warning: piece 'X' is not connected...",
+  // which of several problems of a BurrTools file is solved.
+  virtual std::vector<std::string> notes() const { return {}; }
+  // Why the puzzle can have no solution, found without searching (the cells do not add up, a
+  // piece fits nowhere, a checkerboard count...); empty when only the search can tell. The CLI
+  // then reports 0 solutions with this reason and does not search.
+  virtual std::string infeasible() const { return {}; }
   // One solution as a JSON object, e.g. {"options": [...]} or {"placements": [...]}.
   virtual nlohmann::json solution_json(std::span<const OptionId> solution) const = 0;
   // One solution drawn as text for the terminal (ends with a newline).
@@ -48,6 +57,11 @@ class Puzzle {
     (void)mode;
     return {trivial_group(problem().num_items()), {0}};
   }
+  // The items that stand for pieces (one per piece, or per set of identical pieces), with the
+  // piece's name: the symmetry group permutes them (a reflection swaps a chiral piece with its
+  // mirror twin), and `--json` lists that permutation for every element. Empty for kinds
+  // without pieces (a Knuth-format matrix).
+  virtual std::vector<std::pair<std::string, ItemId>> piece_items() const { return {}; }
   // The geometry of one solution for pictures (render/): `solution` is in the JSON form of
   // solution_json() and verify_solution() accepted it. nullopt for kinds that have no geometry
   // (Knuth's exact-cover files).
@@ -57,9 +71,6 @@ class Puzzle {
   // One line naming option o for people (a comment in `cubex compile --dlx` output), e.g.
   // "piece L rotation 5 offset [0,1,0]". By default "option o" (0-based).
   virtual std::string option_label(OptionId o) const { return "option " + std::to_string(o); }
-  // Remarks about how the file was read, printed before the results (e.g. which of several
-  // problems of a BurrTools file is solved). None by default.
-  virtual std::vector<std::string> notes() const { return {}; }
   // Counts the file records itself (BurrTools saves its assemblies and solutions); nullopt
   // when it records none.
   struct RecordedCounts {
@@ -81,5 +92,8 @@ std::unique_ptr<Puzzle> load_puzzle(const std::string& path, const LoadOptions& 
 
 // The exact-cover front end: a Problem read from Knuth's format, solutions as lists of options.
 std::unique_ptr<Puzzle> load_exact_cover(const std::string& path);
+// The same for a file already parsed (parse_knuth); `name` is what name() returns.
+struct KnuthFile;
+std::unique_ptr<Puzzle> make_exact_cover(KnuthFile file, std::string name);
 
 }  // namespace cubex

@@ -138,4 +138,11 @@ class SymmetricSolver final : public SolutionJudge {
   std::vector<std::uint32_t> whole_group_;
 };
 
+// Every solution in the class of `solution` (options of the problem `sym` was built on): each
+// once, options sorted, with the first group element that maps `solution` onto it (element 0,
+// the identity, gives `solution` itself, listed first). Their number is the class size that
+// judge() gives. At most group_order() images are formed (48 at most for cube groups).
+std::vector<std::pair<std::size_t, std::vector<OptionId>>> orbit_of(
+    const SymmetricSolver& sym, std::span<const OptionId> solution);
+
 }  // namespace cubex

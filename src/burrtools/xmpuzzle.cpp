@@ -407,7 +407,9 @@ class Reader {
 class XmPuzzle final : public Puzzle {
  public:
   XmPuzzle(std::unique_ptr<Puzzle> inner, Loaded loaded)
-      : inner_(std::move(inner)), notes_(std::move(loaded.notes)), recorded_(loaded.recorded) {}
+      : inner_(std::move(inner)), notes_(std::move(loaded.notes)), recorded_(loaded.recorded) {
+    for (std::string& n : inner_->notes()) notes_.push_back(std::move(n));
+  }
   std::string kind() const override { return inner_->kind(); }
   std::string name() const override { return inner_->name(); }
   const Problem& problem() const override { return inner_->problem(); }
@@ -430,6 +432,10 @@ class XmPuzzle final : public Puzzle {
     return inner_->scene(s);
   }
   std::string option_label(OptionId o) const override { return inner_->option_label(o); }
+  std::vector<std::pair<std::string, ItemId>> piece_items() const override {
+    return inner_->piece_items();
+  }
+  std::string infeasible() const override { return inner_->infeasible(); }
   std::vector<std::string> notes() const override { return notes_; }
   std::optional<RecordedCounts> recorded_counts() const override { return recorded_; }
 

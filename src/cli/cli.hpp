@@ -21,7 +21,11 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Set by SIGINT/SIGTERM once install_stop_handlers() ran; searches poll it.
+// What the main thread is doing ("compiling the puzzle"), for the message when memory runs out:
+// "cubex: out of memory while compiling the puzzle". A string literal.
+extern const char* g_activity;
+
+// Set by SIGINT/SIGTERM/SIGHUP once install_stop_handlers() ran; searches poll it.
 extern std::atomic<bool> g_stop;
 void install_stop_handlers();
 
@@ -47,9 +51,16 @@ void set_max_nodes(std::uint64_t n);
 // error reported with exit status 2 by main().
 void write_json(const std::string& path, const nlohmann::json& j);
 
+// Throws a UsageError when `out` (the value of --FLAG) is the same file as one of `inputs`
+// (compared as canonical paths, and as the same inode when both exist): cubex never overwrites
+// the puzzle it reads.
+void refuse_overwriting_input(const std::string& flag, const std::string& out,
+                              const std::vector<std::string>& inputs);
+
 // Parses a command's arguments: `visible` options (shown by --help), `hidden` ones, and the
 // positional arguments that fill `positional` (up to `max_positional`, -1 for any number).
-// Returns false when --help was asked for (the help is printed then).
+// Returns false when --help was asked for (the help is printed then). Refuses (UsageError) a
+// negative number for an unsigned option and an empty string for a string option.
 bool parse_command(const std::vector<std::string>& args,
                    const boost::program_options::options_description& visible,
                    const boost::program_options::options_description& hidden,

@@ -105,6 +105,7 @@ int cmd_merge(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse_command(args, opts, hidden, "files", -1, vm)) return kExitOk;
   if (files.empty()) throw UsageError("expected one or more RESULT.json files");
+  if (!json_out.empty()) refuse_overwriting_input("json", json_out, files);
 
   std::vector<Part> parts;
   for (const std::string& f : files) parts.push_back(read_part(f));

@@ -104,6 +104,12 @@ int cmd_render(const std::vector<std::string>& args) {
         "(write it with 'cubex solve FILE --all --symmetry ... --json OUT')");
   }
 
+  for (const std::string* out : {&svg_out, &html_out}) {
+    if (!out->empty())
+      refuse_overwriting_input(out == &svg_out ? "svg" : "html", *out, {file, from});
+  }
+
+  g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file, load);
   // The solutions to draw: K for the picture, up to max(K, limit) for the viewer.
   const std::uint64_t want = html_out.empty() ? k : std::max(k, limit);
@@ -114,12 +120,7 @@ int cmd_render(const std::vector<std::string>& args) {
   bool all_found = true;
   std::uint64_t total = 0;  // all solutions, when all_found and every orbit is known
   if (!from.empty()) {
-    nlohmann::json doc;
-    try {
-      doc = nlohmann::json::parse(read_file(from));
-    } catch (const nlohmann::json::parse_error& e) {
-      throw InputError(from, std::string("expected JSON: ") + e.what());
-    }
+    const nlohmann::json doc = read_json_file(from);
     if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {
       throw InputError(from, "", "expected an object with a \"solutions\" array");
     }
@@ -137,6 +138,7 @@ int cmd_render(const std::vector<std::string>& args) {
     SolveLimits limits;
     limits.stop = &g_stop;
     limits.max_solutions = want;
+    g_activity = "solving the puzzle";
     const CubeGroup group = puzzle->symmetry_group(*sym_mode);
     if (group.group.order() > 1) {
       SymmetricSolver solver(puzzle->problem(), group.group);
@@ -172,6 +174,7 @@ int cmd_render(const std::vector<std::string>& args) {
                     (by_class ? " up to symmetry (--symmetry none counts every solution)" : ""));
   }
 
+  g_activity = "drawing the solutions";
   // Every solution drawn is re-checked first (a --from file may be stale or edited).
   std::vector<render::Scene> scenes;
   const std::size_t first = html_out.empty() ? k - 1 : 0;

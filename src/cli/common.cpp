@@ -6,15 +6,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <typeinfo>
 
 #include "cli.hpp"
+#include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 #include "cubex/limits.hpp"
 
 namespace cubex::cli {
 
 std::atomic<bool> g_stop{false};
+const char* g_activity = "running the command";
 
 namespace {
 extern "C" void on_stop_signal(int) {
@@ -28,6 +33,7 @@ void install_stop_handlers() {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);  // a closed terminal, a cluster's job end: save and stop
 }
 
 namespace {
@@ -86,6 +92,37 @@ std::string with_commas(std::uint64_t n) {
   return s;
 }
 
+namespace {
+
+bool is_unsigned(const std::type_info& t) {
+  return t == typeid(unsigned char) || t == typeid(unsigned short) || t == typeid(unsigned) ||
+         t == typeid(unsigned long) || t == typeid(unsigned long long);
+}
+
+// Boost parses "-1" into an unsigned option as 2^64-1 (or 2^32-1), and takes "" for a file name:
+// both are refused here, for every command, before any option is used.
+void check_option_values(const boost::program_options::parsed_options& parsed,
+                         const boost::program_options::variables_map& vm) {
+  for (const auto& o : parsed.options) {
+    if (o.position_key >= 0 || o.unregistered) continue;  // positional: checked by the command
+    const auto it = vm.find(o.string_key);
+    if (it == vm.end() || it->second.empty()) continue;
+    const std::type_info& type = it->second.value().type();
+    for (const std::string& v : o.value) {
+      const std::size_t at = v.find_first_not_of(" \t");
+      if (is_unsigned(type) && at != std::string::npos && v[at] == '-') {
+        throw UsageError("expected --" + o.string_key +
+                         " to be a whole number of 0 or more, found '" + excerpt(v) + "'");
+      }
+      if (type == typeid(std::string) && v.empty()) {
+        throw UsageError("expected a value after --" + o.string_key + ", found an empty string");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 bool parse_command(const std::vector<std::string>& args,
                    const boost::program_options::options_description& visible,
                    const boost::program_options::options_description& hidden,
@@ -96,7 +133,10 @@ bool parse_command(const std::vector<std::string>& args,
   all.add(visible).add(hidden);
   po::positional_options_description pos;
   pos.add(positional, max_positional);
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  const po::parsed_options parsed =
+      po::command_line_parser(args).options(all).positional(pos).run();
+  po::store(parsed, vm);
+  check_option_values(parsed, vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << visible << "\n";
@@ -114,9 +154,28 @@ bool stdout_wants_colour() {
 
 void write_json(const std::string& path, const nlohmann::json& j) {
   try {
-    write_file_atomic(path, j.dump(2) + "\n");
+    write_file_atomic(path, dump_json(j, 2) + "\n");
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
+  }
+}
+
+void refuse_overwriting_input(const std::string& flag, const std::string& out,
+                              const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path o = fs::weakly_canonical(out, ec);
+  if (ec) return;  // the write reports what is wrong with the path
+  for (const std::string& in : inputs) {
+    if (in.empty()) continue;
+    std::error_code ec2;
+    const fs::path i = fs::weakly_canonical(in, ec2);
+    bool same = !ec2 && i == o;
+    if (!same && fs::exists(out, ec2) && fs::exists(in, ec2)) same = fs::equivalent(out, in, ec2);
+    if (same) {
+      throw UsageError("--" + flag + " " + excerpt(out, 200) + " names the input file " +
+                       excerpt(in, 200) + ": choose another file to write");
+    }
   }
 }
 

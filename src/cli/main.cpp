@@ -71,26 +71,28 @@ int main(int argc, char** argv) {
     try {
       status = c.run(std::vector<std::string>(args.begin() + 1, args.end()));
     } catch (const cubex::InputError& e) {
-      std::cerr << "cubex: " << e.what() << "\n";
+      std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
       return cubex::cli::kExitBadInput;
     } catch (const boost::program_options::error& e) {
-      std::cerr << "cubex " << c.name << ": " << e.what() << "\nTry 'cubex " << c.name
-                << " --help'.\n";
+      std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\nTry 'cubex "
+                << c.name << " --help'.\n";
       return cubex::cli::kExitBadInput;
     } catch (const cubex::cli::UsageError& e) {
-      std::cerr << "cubex " << c.name << ": " << e.what() << "\n";
+      std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\n";
       return cubex::cli::kExitBadInput;
     } catch (const cubex::ProblemError& e) {
-      std::cerr << "cubex: " << e.what() << "\n";
+      std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
       return cubex::cli::kExitBadInput;
     } catch (const cubex::LimitError& e) {
-      std::cerr << "cubex: " << e.what() << "\n";
+      std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
       return cubex::cli::kExitBadInput;
     } catch (const std::bad_alloc&) {
-      std::cerr << "cubex: out of memory (a smaller --max-nodes fails early with a clear error)\n";
+      // No allocation here: the message is made of literals.
+      std::cerr << "cubex: out of memory while " << cubex::cli::g_activity
+                << " (a smaller --max-nodes fails early with a clear error)\n";
       return cubex::cli::kExitInternal;
     } catch (const std::exception& e) {
-      std::cerr << "cubex: internal error: " << e.what() << "\n";
+      std::cerr << "cubex: internal error: " << cubex::printable(e.what(), true) << "\n";
       return cubex::cli::kExitInternal;
     }
     // Output that could not be written: a reader that went away (`cubex ... | head`) ends the

@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 
 namespace po = boost::program_options;
 
@@ -202,7 +203,7 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisito
     opt.checkpoint_seconds = every;
     opt.on_checkpoint = [&](const JobState& st) {
       try {
-        write_file_atomic(checkpoint, checkpoint_json(st, run).dump() + "\n");
+        write_file_atomic(checkpoint, dump_json(checkpoint_json(st, run)) + "\n");
       } catch (const std::runtime_error& e) {
         throw UsageError(e.what());
       }

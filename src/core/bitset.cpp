@@ -12,6 +12,11 @@
 // options in increasing index order - exactly the tree of the dancing-links backend, which the
 // tests check node for node.
 //
+// Colours (Knuth's XCC): an option that gives secondary item j colour c kills, instead of col[j],
+// kill(j, c) = the options that contain j without colour c (another colour or none). Each entry
+// of an option names the dense row it kills (opt_kill): the item's column, or the row of its
+// (item, colour) pair after the columns. Uncoloured problems have no extra rows.
+//
 // col[i] is stored sparsely, as the (word, mask) pairs of its non-zero 64-bit words: an item met
 // by few options (a piece of a polycube puzzle, whose placements are consecutive) costs a few
 // words, not the width of the matrix.
@@ -20,6 +25,7 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -50,6 +56,7 @@ struct Tables {
   std::vector<std::uint64_t> col_mask;
   std::vector<std::uint32_t> opt_start;  // per option: its internal items
   std::vector<std::uint32_t> opt_items;
+  std::vector<std::uint32_t> opt_kill;    // per option entry: the dense row it kills (see top)
   std::vector<std::uint64_t> dense;       // col[i] as `words` words, item after item
   std::vector<OptionId> order;            // internal option -> the problem's option
   bool incremental = false;               // MRV from counts kept per level (else popcounts)
@@ -76,10 +83,24 @@ struct Tables {
     opt_start.reserve(m + 1);
     opt_start.push_back(0);
     std::vector<std::vector<OptionId>> by_item(n);
+    // Rows n, n+1, ...: the (item, colour) pairs met, in order of first use.
+    std::vector<std::pair<std::uint32_t, ColourId>> pairs;
+    std::unordered_map<std::uint64_t, std::uint32_t> pair_row;
     for (OptionId o = 0; o < m; ++o) {
-      for (ItemId i : p.option(order[o])) {
-        opt_items.push_back(internal[i]);
-        by_item[internal[i]].push_back(o);
+      const auto items = p.option(order[o]);
+      const auto colours = p.option_colours(order[o]);
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        const std::uint32_t i = internal[items[k]];
+        opt_items.push_back(i);
+        by_item[i].push_back(o);
+        if (colours[k] == 0) {
+          opt_kill.push_back(i);
+          continue;
+        }
+        const std::uint64_t key = std::uint64_t{i} << 32 | colours[k];
+        auto [it, fresh] = pair_row.emplace(key, n + static_cast<std::uint32_t>(pairs.size()));
+        if (fresh) pairs.emplace_back(i, colours[k]);
+        opt_kill.push_back(it->second);
       }
       opt_start.push_back(static_cast<std::uint32_t>(opt_items.size()));
     }
@@ -125,10 +146,23 @@ struct Tables {
         for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
           optvec[std::size_t{o} * cstride + prim_items[r]] = 1;
     }
-    dense.assign(std::size_t{n} * words, 0);
+    dense.assign((std::size_t{n} + pairs.size()) * words, 0);
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::uint32_t p = col_start[i]; p < col_start[i + 1]; ++p)
         dense[std::size_t{i} * words + col_word[p]] = col_mask[p];
+    // kill(j, c): col[j] less the options that give j colour c.
+    for (std::size_t r = 0; r < pairs.size(); ++r) {
+      const auto [j, c] = pairs[r];
+      std::uint64_t* row = &dense[(n + r) * words];
+      std::memcpy(row, &dense[std::size_t{j} * words], sizeof(std::uint64_t) * words);
+      for (OptionId o : by_item[j]) {
+        const auto items = p.option(order[o]);
+        const auto colours = p.option_colours(order[o]);
+        for (std::size_t k = 0; k < items.size(); ++k)
+          if (internal[items[k]] == j && colours[k] == c)
+            row[o / 64] &= ~(std::uint64_t{1} << (o % 64));
+      }
+    }
   }
 };
 
@@ -145,6 +179,7 @@ class BitsetEngine final : public Engine {
     cnt_.assign(levels * cstride_, 0xFFFF);
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
+    open_n_.assign(levels, 0);
     frame_.resize(levels);
     chosen_.resize(levels);
     out_.resize(levels);
@@ -241,27 +276,43 @@ class BitsetEngine final : public Engine {
 
   // Level `level + 1` = level `level` with option x chosen.
   void descend(std::uint32_t level, std::uint32_t x) {
+    descend_open(level, x);
+    descend_live(level, x);
+  }
+
+  // The open items of level `level + 1`: those of `level` less x's. A child that covers every
+  // open item is a solution and needs no live options: the search gives it only this step.
+  // Without that, a node with many children that are solutions (a million options of one item)
+  // would rewrite every live word once per child: quadratic.
+  void descend_open(std::uint32_t level, std::uint32_t x) {
+    const Tables& t = *t_;
+    open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
+    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
+                sizeof(std::uint64_t) * t.pwords);
+    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
+    for (std::uint32_t q = t.prim_start[x], e = t.prim_start[x + 1]; q < e; ++q) {
+      const std::uint32_t j = t.prim_items[q];
+      open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
+    }
+  }
+
+  // The live options (and their counts) of level `level + 1`, x chosen at `level`.
+  void descend_live(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *t_;
     const std::size_t W = t.words;
     const std::uint64_t* src = &live_[level * W];
     std::uint64_t* dst = &live_[(level + 1) * W];
     const std::uint32_t* nz = &nz_[level * W];
     std::uint32_t* nz1 = &nz_[(level + 1) * W];
-    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
-                sizeof(std::uint64_t) * t.pwords);
-    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
     const std::uint32_t* items = &t.opt_items[t.opt_start[x]];
+    const std::uint32_t* kills = &t.opt_kill[t.opt_start[x]];
     const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
-    for (std::uint32_t q = 0; q < k; ++q) {
-      const std::uint32_t j = items[q];
-      if (j < t.n1) open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
-    }
     std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
     std::uint32_t c = 0;
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
       const std::uint32_t w = nz[q];
       std::uint64_t v = src[w];
-      for (std::uint32_t r = 0; r < k; ++r) v &= ~t.dense[items[r] * W + w];
+      for (std::uint32_t r = 0; r < k; ++r) v &= ~t.dense[kills[r] * W + w];
       dst[w] = v;
       nz1[c] = w;
       c += v != 0;
@@ -374,6 +425,7 @@ class BitsetEngine final : public Engine {
     for (std::uint32_t o = 0; o < t.m; ++o)
       for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) ++cnt_[t.prim_items[r]];
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
+    open_n_[0] = t.n1;
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
     const std::span<const std::uint32_t> begin(span.begin);
@@ -414,6 +466,11 @@ class BitsetEngine final : public Engine {
       st.complete = false;
       goto done;
     }
+    if (limits.max_nodes && st.nodes >= limits.max_nodes) {  // one more would pass it
+      SpanCursor::set_rest(r, frame_.data(), level, false);
+      st.complete = false;
+      goto done;
+    }
     ++st.nodes;
     if (is_open_empty(level)) {
       ++st.solutions;
@@ -445,7 +502,11 @@ class BitsetEngine final : public Engine {
     f.sib = sib;
     if (replay && sib < begin[level]) goto try_next;  // replaying: skip to begin's child
     chosen_[level] = x;
-    descend(level, x);
+    if (open_n_[level] == t.prim_start[x + 1] - t.prim_start[x]) {
+      descend_open(level, x);  // a solution (a live option's primary items are all open)
+    } else {
+      descend(level, x);
+    }
     ++level;
     goto enter;
   }
@@ -469,6 +530,7 @@ class BitsetEngine final : public Engine {
   SubtractFn subtract_ = nullptr;    // subtract_killed<cstride_ / 16>, when it applies
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
+  std::vector<std::uint32_t> open_n_;  // per level: how many primary items are open
   std::vector<Frame> frame_;
   std::vector<std::uint32_t> chosen_;  // internal options chosen at each level
   std::vector<OptionId> out_;          // the same as the problem's options
@@ -498,10 +560,15 @@ bool bitset_supported(const Problem& p) {
       !__builtin_cpu_supports("bmi2")) {
     return false;
   }
-  // Memory of the dense columns and of the per-level stacks: about (items + primary items)
-  // x option words.
+  // Memory of the dense columns (and kill rows of coloured entries: at most one per entry) and
+  // of the per-level stacks: about (items + primary items) x option words.
   const std::size_t words = (p.num_options() + 63) / 64;
-  return (p.num_items() + p.num_primary() + 2) * words * 8 <= (std::size_t{64} << 20);
+  std::size_t coloured = 0;
+  if (p.has_colours()) {
+    for (OptionId o = 0; o < p.num_options(); ++o)
+      for (ColourId c : p.option_colours(o)) coloured += c != 0;
+  }
+  return (p.num_items() + p.num_primary() + coloured + 2) * words * 8 <= (std::size_t{64} << 20);
 }
 
 }  // namespace cubex::detail

@@ -9,6 +9,14 @@
 // item; `up`/`down` link the item's column. Active primary items form a doubly linked list
 // through `llink`/`rlink` with head 0.
 //
+// Colours (Knuth's Algorithm C). `colour[x]` is the colour of node x (0: none), kept only when
+// the problem has colours. Choosing an option whose node q gives secondary item j colour c
+// "purifies" j: every other option in column j with colour c is marked (colour -1: it agrees,
+// and stays), every option with another colour or none is hidden. hide/unhide skip marked
+// nodes, so a purified column keeps exactly its marked nodes until it is unpurified; a marked
+// node of a chosen option commits nothing. The chosen option's own node q has already left
+// column j (its primary item was covered), so it keeps c for unpurify.
+//
 // Multiplicities. A primary item i keeps `room` (times it may still be covered) and `need`
 // (times it must still be covered; may go negative). A branch on i tries, in column order:
 //   plain  (room 1, need 1): cover i, then each option x; exactly Algorithm X.
@@ -43,6 +51,8 @@ struct Dlx {
   std::vector<std::int32_t> room, need;    // primary items (index by header)
   std::int32_t n1 = 0, n = 0;              // primary items 1..n1, all items 1..n
   bool multiplicities = false;
+  bool coloured = false;
+  std::vector<std::int32_t> colour;  // per node, when coloured (see above)
 
   // ---- search state (sized once; the search allocates nothing) ----
   enum Mode : std::uint8_t { kPlain, kLast, kTweak };
@@ -72,8 +82,10 @@ struct Dlx {
     for (ItemId i = 0; i < p.num_items(); ++i)
       if (!p.item(i).primary) header_of[i] = ++n;
     multiplicities = p.has_multiplicities();
+    coloured = p.has_colours();
 
     nd.resize(static_cast<std::size_t>(n) + 2 + p.num_entries() + p.num_options());
+    if (coloured) colour.assign(nd.size(), 0);
     for (std::int32_t h = 1; h <= n; ++h) nd[h] = Node{0, h, h};
     llink.resize(n1 + 1);
     rlink.resize(n1 + 1);
@@ -91,9 +103,13 @@ struct Dlx {
     nd[x] = Node{0, 0, 0};
     for (OptionId o = 0; o < p.num_options(); ++o) {
       const std::int32_t first = x + 1;
+      const auto colours = p.option_colours(order[o]);
+      std::size_t k = 0;
       for (ItemId it : p.option(order[o])) {
         const std::int32_t h = header_of[it];
         ++x;
+        if (coloured) colour[x] = static_cast<std::int32_t>(colours[k]);
+        ++k;
         nd[x].top = h;
         nd[x].up = nd[h].up;
         nd[x].down = h;
@@ -127,12 +143,15 @@ struct Dlx {
   }
 
   // ---- the four list operations ----
-  // hide(p): take the other nodes of p's option out of their columns.
+  // hide(p): take the other nodes of p's option out of their columns (but not the nodes marked
+  // by a purified column: they stay).
   void hide(std::int32_t p) {
     for (std::int32_t q = p + 1; q != p;) {
       const Node& c = nd[q];
       if (c.top <= 0) {
         q = c.up;
+      } else if (coloured && colour[q] < 0) {
+        ++q;
       } else {
         nd[c.up].down = c.down;
         nd[c.down].up = c.up;
@@ -147,6 +166,8 @@ struct Dlx {
       const Node& c = nd[q];
       if (c.top <= 0) {
         q = c.down;
+      } else if (coloured && colour[q] < 0) {
+        --q;
       } else {
         nd[c.up].down = q;
         nd[c.down].up = q;
@@ -195,13 +216,38 @@ struct Dlx {
       uncover(j);
     }
   }
+  // purify(q): q (out of its column) gives secondary item j colour c > 0; see the top.
+  void purify(std::int32_t q) {
+    const std::int32_t c = colour[q], j = nd[q].top;
+    for (std::int32_t r = nd[j].down; r != j; r = nd[r].down) {
+      if (colour[r] == c) {
+        colour[r] = -1;
+      } else {
+        hide(r);
+      }
+    }
+  }
+  void unpurify(std::int32_t q) {
+    const std::int32_t c = colour[q], j = nd[q].top;
+    for (std::int32_t r = nd[j].up; r != j; r = nd[r].up) {
+      if (colour[r] < 0) {
+        colour[r] = c;
+      } else {
+        unhide(r);
+      }
+    }
+  }
   void commit_others(std::int32_t x) {
     for (std::int32_t q = x + 1; q != x;) {
       const std::int32_t j = nd[q].top;
       if (j <= 0) {
         q = nd[q].up;
       } else {
-        commit(j);
+        if (!coloured || colour[q] == 0) {
+          commit(j);
+        } else if (colour[q] > 0) {
+          purify(q);
+        }
         ++q;
       }
     }
@@ -212,7 +258,11 @@ struct Dlx {
       if (j <= 0) {
         q = nd[q].down;
       } else {
-        uncommit(j);
+        if (!coloured || colour[q] == 0) {
+          uncommit(j);
+        } else if (colour[q] > 0) {
+          unpurify(q);
+        }
         --q;
       }
     }
@@ -317,6 +367,11 @@ struct Dlx {
       }
       if (limits.stop && ((st.nodes + 1) & 1023) == 0 &&
           limits.stop->load(std::memory_order_relaxed)) {
+        SpanCursor::set_rest(r, frame.data(), level, false);
+        st.complete = false;
+        goto done;
+      }
+      if (limits.max_nodes && st.nodes >= limits.max_nodes) {  // one more would pass it
         SpanCursor::set_rest(r, frame.data(), level, false);
         st.complete = false;
         goto done;

@@ -81,6 +81,12 @@ std::string problem_fingerprint(const Problem& pb) {
     mix(pb.option(o).size());
     for (ItemId i : pb.option(o)) mix(i);
   }
+  if (pb.has_colours()) {  // (uncoloured problems keep the fingerprint they always had)
+    for (ColourId c = 1; c <= pb.num_colours(); ++c)
+      for (char ch : pb.colour_name(c)) mix(static_cast<unsigned char>(ch));
+    for (OptionId o = 0; o < pb.num_options(); ++o)
+      for (ColourId c : pb.option_colours(o)) mix(c);
+  }
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
   return buf;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "dlx.hpp"
 #include "engine.hpp"
@@ -68,6 +69,13 @@ const char* search_order_name(const Problem& p) {
 }
 
 Backend resolve_backend(const Problem& p, Backend backend) {
+  const std::uint64_t nodes =
+      std::uint64_t{p.num_items()} + p.num_entries() + p.num_options() + 2;  // as Dlx lays out
+  if (nodes > kMaxMatrixNodes) {
+    throw ProblemError("the exact-cover matrix has " + std::to_string(nodes) +
+                       " nodes; the solver takes at most " + std::to_string(kMaxMatrixNodes) +
+                       " (its node indices are 32-bit)");
+  }
   if (backend == Backend::kAuto) return bitset_supported(p) ? Backend::kBitset : Backend::kLinks;
   if (backend == Backend::kBitset && !bitset_supported(p)) {
     throw std::invalid_argument(

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "cubex/limits.hpp"
@@ -159,7 +160,7 @@ std::optional<std::size_t> Model::shell_index(const Vec3& p) const {
   return static_cast<std::size_t>(it - shell.begin());
 }
 
-Model compile(const Spec& spec) {
+Model compile(const Spec& spec, bool hole_items) {
   Model m;
   m.name = spec.name;
   m.size = spec.size;
@@ -167,13 +168,7 @@ Model compile(const Spec& spec) {
   m.faces = make_faces(spec.size, spec.structure);
   const int n = spec.size;
 
-  std::size_t pieces = 0;
-  for (const PieceSpec& p : spec.pieces) pieces += static_cast<std::size_t>(p.count);
-  if (pieces != m.faces.size()) {
-    throw std::invalid_argument("expected " + std::to_string(m.faces.size()) +
-                                " pieces for the faces of the shape, found " +
-                                std::to_string(pieces));
-  }
+  for (const PieceSpec& p : spec.pieces) m.plates += static_cast<std::size_t>(p.count);
 
   std::vector<std::vector<std::string>> type_grids;
   for (const PieceSpec& p : spec.pieces) {
@@ -191,56 +186,73 @@ Model compile(const Spec& spec) {
     }
   }
 
-  // The options are known now: every orientation of every piece type on every face, each with
-  // the type, the face and the filled border points (every border point is an item), after a
-  // spacer. Refuse a matrix over the limit before building any of it (or the shell).
+  // Shell points: the n x n points of every face; border points are shared by two or more faces.
+  // Refuse a matrix over the limit before building any of it (or the shell): every option holds
+  // its type, its face, a spacer and one node per border cell (the point or its hole).
   std::uint64_t option_nodes = 0;
   for (const PieceType& type : m.types) {
     for (const Orientation& o : type.orientations) {
-      std::uint64_t border = 0;
-      for (int r = 0; r < n; ++r)
-        for (int c = 0; c < n; ++c) border += o.tile.at(r, c) && !o.tile.in_centre(r, c);
+      std::uint64_t border = 4 * std::uint64_t(n - 1);
+      if (!hole_items) {
+        border = 0;
+        for (int r = 0; r < n; ++r)
+          for (int c = 0; c < n; ++c) border += o.tile.at(r, c) && !o.tile.in_centre(r, c);
+      }
       option_nodes += m.faces.size() * (3 + border);
     }
   }
   check_nodes(2 + m.types.size() + m.faces.size() + option_nodes);
 
-  // Shell points: the n x n points of every face; border points are shared by two or more faces.
-  std::map<Vec3, int> on_faces;
+  std::map<Vec3, int> on_faces;  // border point -> faces through it
+  std::vector<Vec3> all;
   for (const Face& f : m.faces)
     for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c) ++on_faces[f.point(r, c, n)];
-  for (const auto& [p, k] : on_faces) m.shell.push_back(p);
+      for (int c = 0; c < n; ++c) {
+        const Vec3 p = f.point(r, c, n);
+        all.push_back(p);
+        if (r == 0 || c == 0 || r == n - 1 || c == n - 1) ++on_faces[p];
+      }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  m.shell = std::move(all);
 
   Problem& pb = m.problem;
+  const bool spare = m.plates > m.faces.size();
   for (std::size_t t = 0; t < m.types.size(); ++t) {
     const auto copies = static_cast<std::uint32_t>(m.types[t].names.size());
-    pb.add_primary("P" + std::to_string(t + 1), copies, copies);
+    const std::string name = "P" + std::to_string(t + 1);
+    m.type_items.push_back(!spare || copies == 1 ? pb.add_primary(name, copies, copies)
+                                                 : pb.add_primary(name, 0, copies));
   }
-  std::vector<ItemId>& face_items = m.face_items;
   for (std::size_t i = 0; i < m.faces.size(); ++i)
-    face_items.push_back(pb.add_primary(face_item(m.faces[i], i)));
+    m.face_items.push_back(pb.add_primary(face_item(m.faces[i], i)));
   m.point_items.assign(m.shell.size(), std::nullopt);
-  std::vector<ItemId> point_id(m.shell.size(), 0);
-  std::vector<bool> has_item(m.shell.size(), false);
+  m.hole_items.assign(m.shell.size(), std::nullopt);
+  // Point items in the order the faces reach them (the order of the encoding before hole items,
+  // so that compile(spec, false) is that matrix), each followed by its hole item.
   for (const Face& f : m.faces)
     for (int r = 0; r < n; ++r)
       for (int c = 0; c < n; ++c) {
         if (r > 0 && c > 0 && r < n - 1 && c < n - 1) continue;
-        const std::size_t s = *m.shell_index(f.point(r, c, n));
-        if (!has_item[s])
-          point_id[s] = *(m.point_items[s] = pb.add_primary(point_item(m.shell[s])));
-        has_item[s] = true;
+        const Vec3 p = f.point(r, c, n);
+        const std::size_t s = *m.shell_index(p);
+        if (m.point_items[s]) continue;
+        m.point_items[s] = pb.add_primary(point_item(p));
+        const auto holes = static_cast<std::uint32_t>(on_faces.at(p) - 1);
+        if (hole_items)
+          m.hole_items[s] = pb.add_primary("h" + point_item(p).substr(1), holes, holes);
       }
 
-  const std::uint64_t nodes = matrix_nodes(pb) + option_nodes;  // exact, checked at the end
+  std::uint64_t singles = 0;  // "unused" options (two nodes each)
+  for (const PieceType& type : m.types) singles += spare && type.names.size() == 1;
+  const std::uint64_t nodes = matrix_nodes(pb) + option_nodes + 2 * singles;  // checked below
   check_nodes(nodes);
   std::vector<ItemId> items;
   for (std::size_t t = 0; t < m.types.size(); ++t) {
     for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {
       const Face& f = m.faces[fi];
       for (const Orientation& o : m.types[t].orientations) {
-        items.assign({static_cast<ItemId>(t), face_items[fi]});
+        items.assign({m.type_items[t], m.face_items[fi]});
         Placement pl{static_cast<std::uint32_t>(t),
                      static_cast<std::uint32_t>(fi),
                      o.rotations_ccw,
@@ -248,21 +260,117 @@ Model compile(const Spec& spec) {
                      {}};
         for (int r = 0; r < n; ++r)
           for (int c = 0; c < n; ++c) {
-            if (!o.tile.at(r, c)) continue;
+            const bool filled = o.tile.at(r, c);
             const Vec3 p = f.point(r, c, n);
-            pl.cells.push_back(p);
+            if (filled) pl.cells.push_back(p);
+            if (o.tile.in_centre(r, c)) continue;
             const std::size_t s = *m.shell_index(p);
-            if (has_item[s] && !o.tile.in_centre(r, c)) items.push_back(point_id[s]);
+            if (filled || hole_items)
+              items.push_back(filled ? *m.point_items[s] : *m.hole_items[s]);
           }
         std::sort(pl.cells.begin(), pl.cells.end());
         pb.add_option(items);
-        if (matrix_nodes(pb) > nodes) throw std::logic_error("happycube: node count estimate");
         m.placements.push_back(std::move(pl));
       }
     }
   }
+  // With spare plates, a plate of one copy has an option of its own for being left over: its
+  // item is then covered exactly once in every solution and is fixed by every symmetry, so the
+  // symmetric search can cut its options to one per orbit (an anchor, see symmetry.hpp).
+  if (spare) {
+    for (std::size_t t = 0; t < m.types.size(); ++t) {
+      if (m.types[t].names.size() != 1) continue;
+      pb.add_option({m.type_items[t]});
+      m.placements.push_back({static_cast<std::uint32_t>(t), Placement::kUnused, 0, false, {}});
+    }
+  }
   if (matrix_nodes(pb) != nodes) throw std::logic_error("happycube: node count estimate");
+  m.infeasible = infeasibility(m);
   return m;
+}
+
+std::string infeasibility(const Model& m) {
+  const std::size_t faces = m.faces.size();
+  const std::string shape = m.net_places() ? "cube" : "structure";
+  if (m.plates < faces) {
+    return "too few plates: the " + shape + " has " + std::to_string(faces) + " faces and there " +
+           (m.plates == 1 ? "is 1 plate" : "are " + std::to_string(m.plates) + " plates");
+  }
+  // Points along the edges (the middle of a face's side) and corner points: the two kinds of
+  // border points, told apart by the cells of the faces that hold them (a corner cell of one face
+  // is a corner cell of every face through it).
+  const int n = m.size;
+  std::set<Vec3> edge_points, corner_points;
+  for (const Face& f : m.faces)
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) {
+        const bool row_end = r == 0 || r == n - 1, col_end = c == 0 || c == n - 1;
+        if (row_end && col_end) {
+          corner_points.insert(f.point(r, c, n));
+        } else if (row_end || col_end) {
+          edge_points.insert(f.point(r, c, n));
+        }
+      }
+  const std::size_t want_e = edge_points.size(), want_c = corner_points.size();
+  // Per piece type: its bumps along the edges and on the corners, and its copies.
+  struct Bumps {
+    std::size_t edge = 0, corner = 0, copies = 0;
+  };
+  std::vector<Bumps> bumps;
+  std::size_t all_e = 0, all_c = 0;
+  for (const PieceType& t : m.types) {
+    Bumps b;
+    b.copies = t.names.size();
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) {
+        if (!t.tile.at(r, c) || t.tile.in_centre(r, c)) continue;
+        const bool corner = (r == 0 || r == n - 1) && (c == 0 || c == n - 1);
+        ++(corner ? b.corner : b.edge);
+      }
+    all_e += b.edge * b.copies;
+    all_c += b.corner * b.copies;
+    bumps.push_back(b);
+  }
+  auto counts = [&](std::size_t e, std::size_t c) {
+    return std::to_string(e) + " bump" + (e == 1 ? "" : "s") + " along their edges and " +
+           std::to_string(c) + " on their corners";
+  };
+  const std::string needs = "the " + shape + " has " + std::to_string(want_e) +
+                            " points along its edges and " + std::to_string(want_c) +
+                            " corner points, each filled by exactly one plate";
+  if (m.plates == faces) {
+    if (all_e == want_e && all_c == want_c) return {};
+    return "the bumps of the plates cannot fill the edges and corners: " + needs + ", and the " +
+           std::to_string(m.plates) + " plates have " + counts(all_e, all_c);
+  }
+  // Spare plates: is there a choice of `faces` plates with exactly those sums? Reachable states
+  // (plates chosen, edge bumps) -> a bit per corner-bump sum, over the piece types and their
+  // copies. Skipped when the table would be large (a structure of hundreds of cubes).
+  const std::size_t stride = want_c + 1, cells = (faces + 1) * (want_e + 1) * stride;
+  if (cells > (std::size_t(1) << 24)) return {};
+  std::vector<std::uint8_t> reach(cells, 0), next;
+  auto at = [&](std::size_t k, std::size_t e, std::size_t c) {
+    return (k * (want_e + 1) + e) * stride + c;
+  };
+  reach[at(0, 0, 0)] = 1;
+  for (const Bumps& b : bumps) {
+    next = reach;
+    for (std::size_t k = 0; k < faces; ++k)
+      for (std::size_t e = 0; e <= want_e; ++e)
+        for (std::size_t c = 0; c <= want_c; ++c) {
+          if (!reach[at(k, e, c)]) continue;
+          for (std::size_t u = 1; u <= b.copies && k + u <= faces; ++u) {
+            const std::size_t e2 = e + u * b.edge, c2 = c + u * b.corner;
+            if (e2 > want_e || c2 > want_c) break;
+            next[at(k + u, e2, c2)] = 1;
+          }
+        }
+    reach.swap(next);
+  }
+  if (reach[at(faces, want_e, want_c)]) return {};
+  return "the bumps of the plates cannot fill the edges and corners: " + needs + ", and no " +
+         std::to_string(faces) + " of the " + std::to_string(m.plates) + " plates have together " +
+         counts(want_e, want_c);
 }
 
 }  // namespace cubex::happycube

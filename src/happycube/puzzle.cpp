@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "cubex/error.hpp"
 #include "cubex/io/json.hpp"
 #include "cubex/render/colour.hpp"
 
@@ -15,6 +16,12 @@ namespace {
 
 nlohmann::json place_json(const Face& f) {
   if (f.place > 0) return f.place;
+  return {{"cube", {f.cube.x, f.cube.y, f.cube.z}}, {"side", kSideNames[f.side]}};
+}
+
+// The face as {"cube", "side"} for every structure (a single cube's too): the same type
+// whatever the puzzle, beside "place" (kept for compatibility).
+nlohmann::json face_json(const Face& f) {
   return {{"cube", {f.cube.x, f.cube.y, f.cube.z}}, {"side", kSideNames[f.side]}};
 }
 
@@ -66,31 +73,8 @@ class HappyCubePuzzle final : public Puzzle {
   const Problem& problem() const override { return model_.problem; }
   const Model& model() const { return model_; }
 
-  // Faces are placed at their centres and border points at themselves (doubled coordinates, so
-  // that a centre is a lattice point for every plate size). A reflection turns every plate over:
-  // piece items stay, and an option of a plate that may not be flipped has no image, so such
-  // puzzles keep only the rotations.
   CubeGroup symmetry_group(SymmetryMode mode) const override {
-    const Problem& pb = model_.problem;
-    const int n = model_.size;
-    ItemPlaces places;
-    places.where.resize(pb.num_items());
-    places.reflected.resize(pb.num_items());
-    for (ItemId t = 0; t < model_.types.size(); ++t) places.reflected[t] = t;
-    for (std::size_t f = 0; f < model_.faces.size(); ++f) {
-      const Face& fc = model_.faces[f];
-      const Vec3 twice = fc.origin + fc.origin;
-      const Vec3 span = fc.u + fc.v;
-      places.where[model_.face_items[f]] = std::pair{
-          0,
-          Vec3{twice.x + (n - 1) * span.x, twice.y + (n - 1) * span.y, twice.z + (n - 1) * span.z}};
-    }
-    for (std::size_t s = 0; s < model_.shell.size(); ++s) {
-      if (model_.point_items[s]) {
-        places.where[*model_.point_items[s]] = std::pair{1, model_.shell[s] + model_.shell[s]};
-      }
-    }
-    return cube_symmetry_group(pb, places, mode);
+    return happycube::symmetry_group(model_, mode);
   }
 
   nlohmann::json solution_json(std::span<const OptionId> solution) const override {
@@ -100,11 +84,34 @@ class HappyCubePuzzle final : public Puzzle {
       for (const Vec3& p : ch.placement->cells) cells.push_back({p.x, p.y, p.z});
       placements.push_back({{"piece", ch.piece},
                             {"place", place_json(model_.faces[ch.placement->face])},
+                            {"face", face_json(model_.faces[ch.placement->face])},
                             {"rotations_ccw", ch.rotations_ccw},
                             {"flipped", ch.flipped},
                             {"cells", cells}});
     }
-    return {{"placements", placements}};
+    nlohmann::json out = {{"placements", placements}};
+    if (model_.spare()) out["unused"] = unused(solution);
+    return out;
+  }
+
+  std::string infeasible() const override { return model_.infeasible; }
+
+  std::vector<std::string> notes() const override {
+    if (!model_.spare()) return {};
+    const std::size_t left = model_.plates - model_.faces.size();
+    return {std::to_string(model_.plates) + " plates for " + std::to_string(model_.faces.size()) +
+            " faces: " + std::to_string(left) + " plate" + (left == 1 ? "" : "s") + " stay" +
+            (left == 1 ? "s" : "") + " unused in each solution (listed with it)"};
+  }
+
+  std::vector<std::pair<std::string, ItemId>> piece_items() const override {
+    std::vector<std::pair<std::string, ItemId>> out;
+    for (std::size_t t = 0; t < model_.types.size(); ++t) {
+      std::string names;
+      for (const std::string& n : model_.types[t].names) names += (names.empty() ? "" : ",") + n;
+      out.emplace_back(names, static_cast<ItemId>(t));  // items 0.. are the tile types
+    }
+    return out;
   }
 
   std::string solution_text(std::span<const OptionId> solution) const override {
@@ -234,11 +241,21 @@ class HappyCubePuzzle final : public Puzzle {
     for (std::size_t f = 0; f < faces.size(); ++f) {
       if (!face_used[f]) return faces[f].label() + " has no piece";
     }
-    for (const auto& [name, use] : uses) {
-      if (use.second != use.first->count) {
-        return "piece \"" + name + "\" is used " + std::to_string(use.second) +
-               " time(s), expected " + std::to_string(use.first->count);
+    // Every face holds one plate and no plate is used more often than it exists; with as many
+    // plates as faces, every plate is then used. The "unused" list, if given, names the rest.
+    if (solution.contains("unused")) {
+      const auto& listed = solution["unused"];
+      std::map<std::string, int> left;
+      for (const auto& [name, use] : uses) {
+        if (use.first->count > use.second) left[name] = use.first->count - use.second;
       }
+      std::map<std::string, int> named;
+      if (!listed.is_array()) return "unused: expected an array of piece names";
+      for (const auto& u : listed) {
+        if (!u.is_string()) return "unused: expected an array of piece names";
+        ++named[u.get<std::string>()];
+      }
+      if (named != left) return "unused: not the plates that the placements leave over";
     }
     const std::set<Vec3> shell = shell_from_cubes(spec_.structure, n - 1);
     for (const auto& [p, k] : covered) {
@@ -265,7 +282,8 @@ class HappyCubePuzzle final : public Puzzle {
   // The placements of a solution in face order; copies of a piece type get its names in order.
   std::vector<Chosen> resolve(std::span<const OptionId> solution) const {
     std::vector<const Placement*> pls;
-    for (OptionId o : solution) pls.push_back(&model_.placements[o]);
+    for (OptionId o : solution)
+      if (model_.placements[o].laid()) pls.push_back(&model_.placements[o]);
     std::sort(pls.begin(), pls.end(),
               [](const Placement* a, const Placement* b) { return a->face < b->face; });
     std::vector<std::size_t> next(model_.types.size(), 0);
@@ -276,6 +294,23 @@ class HappyCubePuzzle final : public Puzzle {
       const Tile laid = orient(type.tile, p->rotations_ccw, p->flipped);
       const auto o = orientation_between(type.copy_tiles[copy], laid, type.may_flip);
       out.push_back({type.names[copy], p, o->rotations_ccw, o->flipped});
+    }
+    return out;
+  }
+
+  // The plates a solution leaves unused: the copies of each type past those laid (resolve()
+  // names the laid copies first), in input order of the pieces.
+  std::vector<std::string> unused(std::span<const OptionId> solution) const {
+    std::vector<std::size_t> laid(model_.types.size(), 0);
+    for (OptionId o : solution) laid[model_.placements[o].type] += model_.placements[o].laid();
+    std::map<std::string, int> left;
+    for (std::size_t t = 0; t < model_.types.size(); ++t)
+      for (std::size_t k = laid[t]; k < model_.types[t].names.size(); ++k)
+        ++left[model_.types[t].names[k]];
+    std::vector<std::string> out;
+    for (const PieceSpec& p : spec_.pieces) {
+      auto it = left.find(p.name);
+      for (int k = 0; it != left.end() && k < it->second; ++k) out.push_back(p.name);
     }
     return out;
   }
@@ -294,6 +329,11 @@ class HappyCubePuzzle final : public Puzzle {
     for (const Chosen& ch : chosen) {
       out += instruction(ch.piece, ch.rotations_ccw, ch.flipped, model_.faces[ch.placement->face]) +
              "\n";
+    }
+    if (model_.spare()) {
+      std::string list;
+      for (const std::string& name : unused(solution)) list += (list.empty() ? "" : ", ") + name;
+      out += "Unused: " + (list.empty() ? std::string("none") : list) + ".\n";
     }
     return out + "\n" + drawing(chosen, colour);
   }
@@ -371,7 +411,8 @@ class HappyCubePuzzle final : public Puzzle {
     const int n = spec_.size;
     const bool single = spec_.net_places();
     bool short_names = true;
-    for (const Chosen& ch : chosen) short_names &= ch.piece.size() == 1;
+    for (const Chosen& ch : chosen)  // a letter that prints as itself (no control byte)
+      short_names &= ch.piece.size() == 1 && ch.piece[0] > ' ' && ch.piece[0] < 0x7f;
     struct Block {
       int row, col;  // in the whole drawing: crosses side by side
       std::string label;
@@ -480,10 +521,40 @@ std::string instruction(const std::string& piece, int rotations_ccw, bool flippe
   if (rotations_ccw % 4 != 0) {
     steps.push_back(std::string("turn it ") + kTimes[rotations_ccw % 4] + " counter-clockwise");
   }
-  std::string out = "Take part " + piece;
+  std::string out = "Take part " + printable(piece);
   if (steps.empty()) return out + " and put it on " + place_words(face) + ".";
   for (const std::string& s : steps) out += ", " + s;
   return out + ", and put it on " + place_words(face) + ".";
+}
+
+// Faces are placed at their centres and border points at themselves (doubled coordinates, so
+// that a centre is a lattice point for every plate size). A reflection turns every plate over:
+// piece items stay, and an option of a plate that may not be flipped has no image, so such
+// puzzles keep only the rotations.
+CubeGroup symmetry_group(const Model& m, SymmetryMode mode) {
+  const Problem& pb = m.problem;
+  const int n = m.size;
+  ItemPlaces places;
+  places.where.resize(pb.num_items());
+  places.reflected.resize(pb.num_items());
+  for (ItemId t : m.type_items) places.reflected[t] = t;
+  for (std::size_t f = 0; f < m.faces.size(); ++f) {
+    const Face& fc = m.faces[f];
+    const Vec3 twice = fc.origin + fc.origin;
+    const Vec3 span = fc.u + fc.v;
+    places.where[m.face_items[f]] = std::pair{
+        0,
+        Vec3{twice.x + (n - 1) * span.x, twice.y + (n - 1) * span.y, twice.z + (n - 1) * span.z}};
+  }
+  for (std::size_t s = 0; s < m.shell.size(); ++s) {
+    if (m.point_items[s]) {
+      places.where[*m.point_items[s]] = std::pair{1, m.shell[s] + m.shell[s]};
+    }
+    if (m.hole_items[s]) {
+      places.where[*m.hole_items[s]] = std::pair{2, m.shell[s] + m.shell[s]};
+    }
+  }
+  return cube_symmetry_group(pb, places, mode);
 }
 
 std::unique_ptr<Puzzle> make_puzzle(Spec spec) {

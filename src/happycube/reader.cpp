@@ -62,7 +62,8 @@ class HcqParser {
     enum { kHeader, kTiles, kDone } state = kHeader;
     long num_tiles = -1;
     int num_tiles_line = 0, line_no = 0, last_line = 0;
-    std::map<std::string, int> ids;  // id -> line
+    std::map<std::string, int> ids;      // id -> line
+    std::map<std::string, int> headers;  // header key -> line
     std::size_t pos = 0;
     while (pos <= text_.size()) {
       std::size_t end = text_.find('\n', pos);
@@ -94,6 +95,17 @@ class HcqParser {
         std::size_t vpos = raw.find(':') + 1;
         while (vpos < raw.size() && std::isspace(static_cast<unsigned char>(raw[vpos]))) ++vpos;
         const int vcol = static_cast<int>(vpos + 1);
+        if (auto [it, fresh] = headers.emplace(key, line_no); !fresh) {
+          fail(line_no, 1,
+               "expected each header line once, found " + key + ": again (first on line " +
+                   std::to_string(it->second) + ")");
+        }
+        if (!is_utf8(value)) {
+          std::size_t bad = 0;
+          while (utf8_length(value, bad) != 0) bad += utf8_length(value, bad);
+          fail(line_no, vcol + static_cast<int>(bad),
+               "expected UTF-8 text, found the byte " + excerpt(value.substr(bad, 1)));
+        }
         if (key == "NAME") spec.name = value;
         if (key == "TYPE" && value != "HC_BQ_INSTANCE") {
           fail(line_no, vcol, "expected TYPE: HC_BQ_INSTANCE, found " + in_quotes(value));
@@ -104,9 +116,8 @@ class HcqParser {
           if (!digits) fail(line_no, vcol, "expected a number of tiles, found " + in_quotes(value));
           num_tiles = std::stol(value);
           num_tiles_line = line_no;
-          if (num_tiles != 6) {
-            fail(line_no, vcol, "expected 6 tiles for a cube, found NUM_TILES: " + value);
-          }
+          if (num_tiles < 1)
+            fail(line_no, vcol, "expected at least 1 tile, found NUM_TILES: " + value);
         }
         continue;
       }
@@ -114,6 +125,7 @@ class HcqParser {
         state = kDone;
         continue;
       }
+      if (!is_utf8(line)) fail(line_no, 1, "expected UTF-8 text, found " + in_quotes(line));
       PieceSpec piece = parse_tile(raw, line_no, spec);
       auto [it, fresh] = ids.emplace(piece.name, line_no);
       if (!fresh) {
@@ -129,6 +141,14 @@ class HcqParser {
       fail(last_line, 0,
            "expected " + std::to_string(num_tiles) + " tiles (NUM_TILES on line " +
                std::to_string(num_tiles_line) + "), found " + std::to_string(spec.pieces.size()));
+    }
+    if (state != kDone) {
+      fail(line_no, 0,
+           "expected EOF after the last tile, found the end of the file (is the file "
+           "truncated?)");
+    }
+    if (!headers.count("NAME")) {
+      fail(1, 0, "expected a NAME: header line (NAME:, TYPE:, COMMENT:, NUM_TILES:), found none");
     }
     if (spec.name.empty()) spec.name = std::filesystem::path(file_).stem().string();
     return spec;
@@ -296,15 +316,8 @@ class JsonParser {
     }
     if (!has_pieces && !doc_.contains("sets")) fail("", "expected \"pieces\" or \"sets\"");
 
-    const std::size_t faces = make_faces(spec.size, spec.structure).size();
-    std::size_t total = 0;
-    for (const PieceSpec& p : spec.pieces) total += static_cast<std::size_t>(p.count);
-    if (total != faces) {
-      fail(has_pieces ? "pieces" : "sets",
-           "expected " + std::to_string(faces) + " pieces for the " + std::to_string(faces) +
-               " faces of the " + (spec.structure.size() == 1 ? "cube" : "structure") + ", found " +
-               std::to_string(total));
-    }
+    // Any number of plates: spare ones stay unused, too few leave the puzzle without a solution
+    // (the model says why).
     return spec;
   }
 
@@ -430,11 +443,12 @@ class JsonParser {
 }  // namespace
 
 Spec parse_hcq(std::string_view text, const std::string& file) {
-  return HcqParser(text, file).run();
+  std::string storage;
+  return HcqParser(unix_newlines(text, storage), file).run();
 }
 
 Spec read_hcq(const std::string& path) {
-  return parse_hcq(read_file(path), path);
+  return parse_hcq(read_text_file(path), path);
 }
 
 Spec parse_json(const nlohmann::json& doc, const std::string& file) {

@@ -8,6 +8,7 @@
 
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 
 namespace cubex {
 
@@ -16,7 +17,7 @@ namespace {
 std::string checksum(const nlohmann::json& j) {
   nlohmann::json copy = j;
   copy.erase("checksum");
-  const std::string text = copy.dump();
+  const std::string text = dump_json(copy);  // as written: bytes that are not UTF-8 as U+FFFD
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : text) {
     h ^= c;

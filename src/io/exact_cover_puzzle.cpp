@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "cubex/error.hpp"
 #include "cubex/io/knuth.hpp"
 #include "cubex/puzzle.hpp"
 
@@ -20,8 +21,15 @@ class ExactCoverPuzzle final : public Puzzle {
     nlohmann::json options = nlohmann::json::array();
     for (OptionId o : sorted(solution)) {
       nlohmann::json names = nlohmann::json::array();
-      for (ItemId i : f_.problem.option(o)) names.push_back(f_.problem.item(i).name);
+      nlohmann::json colours = nlohmann::json::object();  // item -> colour, coloured items only
+      const auto items = f_.problem.option(o);
+      const auto cols = f_.problem.option_colours(o);
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        names.push_back(f_.problem.item(items[k]).name);
+        if (cols[k]) colours[f_.problem.item(items[k]).name] = f_.problem.colour_name(cols[k]);
+      }
       options.push_back({{"option", o}, {"line", f_.option_line[o]}, {"items", names}});
+      if (!colours.empty()) options.back()["colours"] = std::move(colours);
     }
     return {{"options", options}};
   }
@@ -63,11 +71,12 @@ class ExactCoverPuzzle final : public Puzzle {
   std::string solution_text(std::span<const OptionId> solution) const override {
     std::string out;
     for (OptionId o : sorted(solution)) {
-      bool first = true;
-      for (ItemId i : f_.problem.option(o)) {
-        if (!first) out += ' ';
-        out += f_.problem.item(i).name;
-        first = false;
+      const auto items = f_.problem.option(o);
+      const auto cols = f_.problem.option_colours(o);
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        if (k) out += ' ';
+        out += printable(f_.problem.item(items[k]).name);  // no raw control bytes
+        if (cols[k]) out += ':' + f_.problem.colour_name(cols[k]);
       }
       out += '\n';
     }
@@ -85,6 +94,10 @@ class ExactCoverPuzzle final : public Puzzle {
 };
 
 }  // namespace
+
+std::unique_ptr<Puzzle> make_exact_cover(KnuthFile file, std::string name) {
+  return std::make_unique<ExactCoverPuzzle>(std::move(file), std::move(name));
+}
 
 std::unique_ptr<Puzzle> load_exact_cover(const std::string& path) {
   return std::make_unique<ExactCoverPuzzle>(read_knuth_file(path),

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <set>
+#include <vector>
 
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
@@ -75,12 +77,78 @@ void check_depth(std::string_view text, const std::string& file) {
   }
 }
 
+// Tracks the path of the value being parsed and the keys of each open object, to refuse a key
+// given twice in one object.
+class DuplicateKeys {
+ public:
+  explicit DuplicateKeys(const std::string& file) : file_(file) {}
+  bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    switch (event) {
+      case E::object_start:
+      case E::array_start:
+        start_value();
+        stack_.push_back(Frame{event == E::array_start, 0, {}, {}});
+        break;
+      case E::object_end:
+      case E::array_end:
+        if (!stack_.empty()) stack_.pop_back();
+        break;
+      case E::key: {
+        if (stack_.empty()) break;
+        Frame& f = stack_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second) {
+          f.key.clear();
+          throw InputError(file_, path(),
+                           "expected each key once in an object, found \"" +
+                               excerpt(parsed.get<std::string>(), 60) + "\" twice");
+        }
+        break;
+      }
+      case E::value:
+        start_value();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    std::size_t count;  // arrays: elements started so far
+    std::set<std::string> keys;
+    std::string key;  // objects: the key of the current member
+  };
+  void start_value() {
+    if (!stack_.empty() && stack_.back().array) ++stack_.back().count;
+  }
+  std::string path() const {
+    std::string p;
+    for (const Frame& f : stack_) {
+      if (f.array) {
+        p += "[" + std::to_string(f.count ? f.count - 1 : 0) + "]";
+      } else if (!f.key.empty() || &f != &stack_.back()) {
+        if (!p.empty()) p += '.';
+        p += excerpt(f.key, 60);
+      }
+    }
+    return p;
+  }
+  const std::string& file_;
+  std::vector<Frame> stack_;
+};
+
 }  // namespace
+
+std::string dump_json(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   check_depth(text, file);
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, DuplicateKeys(file));
   } catch (const nlohmann::json::out_of_range& e) {  // not expected after check_depth
     throw InputError(file, "expected JSON, " + excerpt(e.what(), 200));
   } catch (const nlohmann::json::parse_error& e) {
@@ -106,7 +174,7 @@ std::optional<std::int64_t> json_int(const nlohmann::json& j, std::int64_t lo, s
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  return parse_json_text(read_file(path), path);
+  return parse_json_text(read_text_file(path), path);
 }
 
 }  // namespace cubex

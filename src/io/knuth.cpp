@@ -3,6 +3,8 @@
 //   | comment lines start with '|' (after optional blanks); blank lines are skipped
 //   A B 2|C 0:3|D | x y      <- item line: primaries (with optional multiplicity), '|', secondaries
 //   A x                      <- one option per line: the items it covers
+//   A x:red                  <- a secondary item may take a colour (Knuth's XCC): options that
+//                               give it the same colour may share it
 //
 // Every line, the last one too, must end in a newline (a missing one means a truncated file).
 #include "cubex/io/knuth.hpp"
@@ -64,6 +66,15 @@ struct Parser {
         fail(col, "expected an item name, found a control character in " + quoted(name));
       }
     }
+    // Names go into JSON (--json, checkpoints, the viewer), which is UTF-8.
+    for (std::size_t i = 0; i < name.size();) {
+      const std::size_t len = utf8_length(name, i);
+      if (len == 0) {
+        fail(col + static_cast<int>(i), "expected an item name in UTF-8, found the byte " +
+                                            excerpt(name.substr(i, 1)) + " in " + quoted(name));
+      }
+      i += len;
+    }
   }
 
   std::uint32_t number(std::string_view s, int col, std::string_view token) const {
@@ -124,39 +135,60 @@ struct Parser {
     }
   }
 
-  void option_line(std::string_view text, Problem& pb, std::vector<ItemId>& items) {
+  void option_line(std::string_view text, Problem& pb, std::vector<ItemId>& items,
+                   std::vector<ColourId>& colours) {
     items.clear();
+    colours.clear();
     for (const Token& t : tokenize(text)) {
-      if (t.text.find(':') != std::string_view::npos) {
-        fail(t.col, "expected an item name, found " + quoted(t.text) +
-                        " (colors 'name:c' are not supported)");
-      }
       if (t.text.find('|') != std::string_view::npos) {
         fail(t.col, "expected an item name, found " + quoted(t.text) +
                         " ('|' belongs on the item line or at the start of a comment)");
       }
-      auto id = pb.find(t.text);
-      if (!id) fail(t.col, "expected an item named on the item line, found " + quoted(t.text));
+      std::string_view name = t.text;
+      ColourId colour = 0;
+      if (auto colon = t.text.find(':'); colon != std::string_view::npos) {
+        name = t.text.substr(0, colon);
+        std::string_view cname = t.text.substr(colon + 1);
+        if (cname.empty() || cname.find(':') != std::string_view::npos) {
+          fail(t.col,
+               "expected 'item:colour' with a non-empty colour name, found " + quoted(t.text));
+        }
+        for (char c : cname) {
+          if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            fail(t.col, "expected a colour name, found a control character in " + quoted(t.text));
+        }
+        colour = pb.add_colour(cname);
+      }
+      auto id = pb.find(name);
+      if (!id) fail(t.col, "expected an item named on the item line, found " + quoted(name));
+      if (colour && pb.item(*id).primary) {
+        fail(t.col, "expected a colour on a secondary item only, found " + quoted(t.text) +
+                        " on the primary item " + quoted(name));
+      }
       for (ItemId seen : items) {
         if (seen == *id)
-          fail(t.col, "expected distinct items, found " + quoted(t.text) + " twice in one option");
+          fail(t.col, "expected distinct items, found " + quoted(name) + " twice in one option");
       }
       items.push_back(*id);
+      colours.push_back(colour);
     }
     bool primary = false;
     for (ItemId i : items) primary |= pb.item(i).primary;
     if (!primary) fail(0, "expected at least one primary item in the option, found none");
-    pb.add_option(items);
+    pb.add_option(items, colours);
   }
 };
 
 }  // namespace
 
 KnuthFile parse_knuth(std::string_view text, const std::string& name) {
+  std::string storage;
+  text = unix_newlines(text, storage);
   KnuthFile out;
   Parser ps{name};
   bool have_items = false;
   std::vector<ItemId> items;
+  std::vector<ColourId> colours;
   std::size_t pos = 0;
   while (pos < text.size()) {
     ++ps.line;
@@ -181,7 +213,7 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name) {
         ps.fail(static_cast<int>(first) + 1, "expected at least one primary item on the item line");
       }
     } else {
-      ps.option_line(line, out.problem, items);
+      ps.option_line(line, out.problem, items, colours);
       out.option_line.push_back(ps.line);
       if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits().max_nodes) {
         ps.fail(0, too_many_nodes(nodes));
@@ -195,7 +227,7 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name) {
 }
 
 KnuthFile read_knuth_file(const std::string& path) {
-  return parse_knuth(read_file(path), path);
+  return parse_knuth(read_text_file(path), path);
 }
 
 std::string to_knuth(const Problem& problem) {
@@ -229,11 +261,12 @@ std::string to_knuth(const Problem& problem, const std::vector<std::string>& hea
   out.back() = '\n';
   for (OptionId o = 0; o < problem.num_options(); ++o) {
     if (comment) out += comment_line(comment(o));
-    bool first = true;
-    for (ItemId i : problem.option(o)) {
-      if (!first) out += ' ';
-      out += problem.item(i).name;
-      first = false;
+    auto items = problem.option(o);
+    auto colours = problem.option_colours(o);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      if (k) out += ' ';
+      out += problem.item(items[k]).name;
+      if (colours[k]) out += ':' + problem.colour_name(colours[k]);
     }
     out += '\n';
   }

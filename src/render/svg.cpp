@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "cubex/error.hpp"
 #include "cubex/render/colour.hpp"
 
 namespace cubex::render {
@@ -363,7 +364,15 @@ Scene turned_over(const Scene& scene) {
 
 std::string xml_escape(const std::string& s) {
   std::string out;
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (const std::size_t len = utf8_length(s, i); len != 1) {
+      // A multi-byte character as it is; a byte that is not UTF-8 (a file name in a legacy
+      // encoding) as U+FFFD, so that the document stays well-formed.
+      out += len == 0 ? std::string("\xef\xbf\xbd") : s.substr(i, len);
+      i += len == 0 ? 0 : len - 1;
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";

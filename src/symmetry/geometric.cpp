@@ -52,12 +52,20 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   }
   const Vec3 corner = points.empty() ? Vec3{} : min_corner(points);
 
-  std::set<std::vector<ItemId>> options;
-  std::vector<ItemId> key;
-  for (OptionId o = 0; o < problem.num_options(); ++o) {
+  // Options as sorted (item, colour) entries: an element must keep colours too.
+  using Entry = std::pair<ItemId, ColourId>;
+  std::set<std::vector<Entry>> options;
+  std::vector<Entry> key;
+  auto entries = [&](OptionId o, const std::vector<ItemId>* perm) {
+    key.clear();
     auto items = problem.option(o);
-    key.assign(items.begin(), items.end());
+    auto colours = problem.option_colours(o);
+    for (std::size_t k = 0; k < items.size(); ++k)
+      key.emplace_back(perm ? (*perm)[items[k]] : items[k], colours[k]);
     std::sort(key.begin(), key.end());
+  };
+  for (OptionId o = 0; o < problem.num_options(); ++o) {
+    entries(o, nullptr);
     options.insert(key);
   }
 
@@ -94,9 +102,7 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
       hit[perm[i]] = true;
     }
     for (OptionId o = 0; o < problem.num_options() && ok; ++o) {
-      key.clear();
-      for (ItemId i : problem.option(o)) key.push_back(perm[i]);
-      std::sort(key.begin(), key.end());
+      entries(o, &perm);
       ok = options.count(key) > 0;
     }
     if (!ok) continue;

@@ -31,12 +31,21 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group)
       }
     }
   }
-  std::map<std::vector<ItemId>, OptionId> by_items;
-  std::vector<ItemId> key;
-  for (OptionId o = 0; o < problem.num_options(); ++o) {
+  // Options are known by their sorted (item, colour) entries: an element must map an option to
+  // one that covers the image items with the same colours.
+  using Entry = std::pair<ItemId, ColourId>;
+  std::map<std::vector<Entry>, OptionId> by_items;
+  std::vector<Entry> key;
+  auto entries = [&](OptionId o, const std::vector<ItemId>* perm) {
+    key.clear();
     auto items = problem.option(o);
-    key.assign(items.begin(), items.end());
+    auto colours = problem.option_colours(o);
+    for (std::size_t k = 0; k < items.size(); ++k)
+      key.emplace_back(perm ? (*perm)[items[k]] : items[k], colours[k]);
     std::sort(key.begin(), key.end());
+  };
+  for (OptionId o = 0; o < problem.num_options(); ++o) {
+    entries(o, nullptr);
     if (!by_items.emplace(key, o).second) {
       throw ProblemError("options " + std::to_string(by_items[key]) + " and " + std::to_string(o) +
                          " cover the same items");
@@ -45,13 +54,12 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group)
   option_perm_.assign(group_.order(), std::vector<OptionId>(problem.num_options()));
   for (std::size_t g = 0; g < group_.order(); ++g) {
     for (OptionId o = 0; o < problem.num_options(); ++o) {
-      key.clear();
-      for (ItemId i : problem.option(o)) key.push_back(group_.perm[g][i]);
-      std::sort(key.begin(), key.end());
+      entries(o, &group_.perm[g]);
       auto it = by_items.find(key);
       if (it == by_items.end()) {
         throw ProblemError("group element " + std::to_string(g) + " maps option " +
-                           std::to_string(o) + " to a set of items that is no option");
+                           std::to_string(o) +
+                           " to a set of items that is no option (with the same colours)");
       }
       option_perm_[g][o] = it->second;
     }
@@ -116,6 +124,7 @@ void SymmetricSolver::restrict() {
         if (option_perm_[g][o] == o) stab_[o].push_back(static_cast<std::uint32_t>(g));
     }
   }
+  for (ColourId c = 1; c <= p.num_colours(); ++c) restricted_.add_colour(p.colour_name(c));
   for (const Item& it : p.items()) {
     if (it.primary) {
       restricted_.add_primary(it.name, it.lo, it.hi);
@@ -125,7 +134,7 @@ void SymmetricSolver::restrict() {
   }
   for (OptionId o = 0; o < p.num_options(); ++o) {
     if (!keep[o]) continue;
-    restricted_.add_option(p.option(o));
+    restricted_.add_option(p.option(o), p.option_colours(o));
     original_.push_back(o);
   }
 }
@@ -187,6 +196,21 @@ SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& lim
   SolveLimits inner;
   inner.stop = limits.stop;
   out.search = Solver(restricted_).solve(on_solution, inner);
+  return out;
+}
+
+std::vector<std::pair<std::size_t, std::vector<OptionId>>> orbit_of(
+    const SymmetricSolver& sym, std::span<const OptionId> solution) {
+  std::vector<std::pair<std::size_t, std::vector<OptionId>>> out;
+  std::vector<OptionId> image;
+  for (std::size_t g = 0; g < sym.group_order(); ++g) {
+    image.clear();
+    for (OptionId o : solution) image.push_back(sym.image(g, o));
+    std::sort(image.begin(), image.end());
+    bool seen = false;
+    for (const auto& [h, s] : out) seen = seen || s == image;
+    if (!seen) out.emplace_back(g, image);
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The text drawing of a solution: layers side by side, one letter per placed piece.
 #include <algorithm>
 
+#include "cubex/error.hpp"
 #include "cubex/render/colour.hpp"
 #include "cubex/voxel/model.hpp"
 
@@ -15,7 +16,7 @@ std::string draw(const Model& model, std::span<const PlacedPiece> placed, bool c
   std::string used;
   for (const Piece& p : model.pieces) {
     const char ch = p.name.size() == 1 ? p.name[0] : '\0';
-    own = own && ch > ' ' && ch != '.' && ch != '+' && ch != '?' &&
+    own = own && ch > ' ' && ch < 0x7f && ch != '.' && ch != '+' && ch != '?' &&
           used.find(ch) == std::string::npos;
     used += ch;
   }
@@ -35,7 +36,7 @@ std::string draw(const Model& model, std::span<const PlacedPiece> placed, bool c
     if (own && piece.count == 1) continue;
     std::string entry(1, letter[i]);
     entry += '=';
-    entry += piece.name;
+    entry += printable(piece.name);
     if (piece.count > 1) {
       entry += '#';
       entry += std::to_string(placed[i].copy);

@@ -26,6 +26,20 @@ bool zyx_less(const Vec3& a, const Vec3& b) {
   return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
 }
 
+// The axis along which `cells` are one cell thick: z (2) first, then y, then x; -1 if none.
+int flat_axis(std::span<const Vec3> cells) {
+  for (int a = 2; a >= 0; --a) {
+    bool flat = true;
+    for (const Vec3& c : cells) flat = flat && c[a] == cells.front()[a];
+    if (flat) return a;
+  }
+  return -1;
+}
+
+Vec3 unit(int axis) {
+  return {axis == 0, axis == 1, axis == 2};
+}
+
 }  // namespace
 
 std::string cell_text(const Vec3& c) {
@@ -94,9 +108,12 @@ void canonicalize(Model& model) {
     const std::string path = "pieces[" + std::to_string(p) + "]";
     if (piece.cells.empty()) throw ModelError(path, int(p), "expected at least one cell");
     if (piece.count < 1) throw ModelError(path, int(p), "expected a count of at least 1");
-    if (piece.min_count > piece.count)
-      throw ModelError(path, int(p), "expected a range min <= max, found min > max");
-    if (piece.min_count == piece.count) piece.min_count = -1;
+    if (piece.min_count > piece.count) {
+      throw ModelError(path + ".count", int(p),
+                       "expected a count range [min, max] with min <= max, found [" +
+                           std::to_string(piece.min_count) + ", " + std::to_string(piece.count) +
+                           "]");
+    }
     if (!piece.colours.empty()) {
       if (piece.colours.size() != piece.cells.size())
         throw ModelError(path, int(p), "expected one colour per cell");
@@ -120,14 +137,44 @@ void canonicalize(Model& model) {
     if (dup != piece.cells.end()) {
       throw ModelError(path, int(p), "expected distinct cells, found a cell twice");
     }
+    if (!piece.turn_over.value_or(model.turn_over)) {
+      const std::string where = piece.turn_over ? path + ".turn_over" : "turn_over";
+      if (flat_axis(model.cells) < 0) {
+        throw ModelError(where, int(p),
+                         "expected a flat container (one cell thick) for \"turn_over\": false");
+      }
+      if (model.mirror) {
+        throw ModelError(where, int(p),
+                         "expected \"turn_over\": false without \"mirror\": true (in a flat "
+                         "puzzle, mirroring a piece is turning it over)");
+      }
+    }
   }
 }
 
+std::uint64_t allowed_symmetries(const Model& model, std::size_t p) {
+  const Piece& piece = model.pieces[p];
+  const std::uint64_t rotations = (std::uint64_t{1} << 24) - 1;
+  if (piece.turn_over.value_or(model.turn_over))
+    return model.mirror ? (std::uint64_t{1} << 48) - 1 : rotations;
+  const int a = flat_axis(model.cells), b = flat_axis(piece.cells);
+  if (a < 0 || b < 0) return rotations;  // a solid piece cannot lie in a flat container anyway
+  std::uint64_t mask = 0;
+  for (int k = 0; k < 24; ++k)
+    if (cube_symmetries()[std::size_t(k)] * unit(b) == unit(a)) mask |= std::uint64_t{1} << k;
+  return mask;
+}
+
 std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) {
+  return orientations(cells, mirror ? (std::uint64_t{1} << 48) - 1 : (std::uint64_t{1} << 24) - 1);
+}
+
+std::vector<Orientation> orientations(std::span<const Vec3> cells, std::uint64_t allowed) {
   std::vector<Orientation> out;
   if (cells.empty()) return out;
   const auto& group = cube_symmetries();
-  for (int k = 0; k < (mirror ? 48 : 24); ++k) {
+  for (int k = 0; k < 48; ++k) {
+    if (!(allowed >> k & 1)) continue;
     Orientation o;
     o.symmetry = k;
     for (const Vec3& c : cells) o.cells.push_back(group[k] * c);
@@ -146,10 +193,18 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) 
 
 std::vector<Orientation> orientations(std::span<const Vec3> cells,
                                       std::span<const std::uint8_t> colours, bool mirror) {
-  if (colours.empty()) return orientations(cells, mirror);
+  return orientations(cells, colours,
+                      mirror ? (std::uint64_t{1} << 48) - 1 : (std::uint64_t{1} << 24) - 1);
+}
+
+std::vector<Orientation> orientations(std::span<const Vec3> cells,
+                                      std::span<const std::uint8_t> colours,
+                                      std::uint64_t allowed) {
+  if (colours.empty()) return orientations(cells, allowed);
   std::vector<Orientation> out;
   const auto& group = cube_symmetries();
-  for (int k = 0; k < (mirror ? 48 : 24); ++k) {
+  for (int k = 0; k < 48; ++k) {
+    if (!(allowed >> k & 1)) continue;
     std::vector<std::pair<Vec3, std::uint8_t>> cc;
     for (std::size_t i = 0; i < cells.size(); ++i) cc.push_back({group[k] * cells[i], colours[i]});
     Vec3 lo = cc[0].first;
@@ -174,25 +229,8 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
 
 Compiled compile(const Model& model) {
   Compiled out;
-  std::size_t volume = 0, most = 0;  // of the fewest and of the most pieces
-  for (const Piece& p : model.pieces) {
-    volume += p.cells.size() * std::size_t(p.fewest());
-    most += p.cells.size() * std::size_t(p.count);
-  }
-  const std::size_t must = model.num_must_fill();
-  if (volume > model.cells.size()) {
-    throw ModelError("pieces", -1,
-                     "expected pieces that fit in the container's " +
-                         std::to_string(model.cells.size()) + " cells, found " +
-                         std::to_string(volume) + " cells of pieces");
-  }
-  if (most < must) {
-    throw ModelError("pieces", -1,
-                     "expected pieces that fill the container's " + std::to_string(must) +
-                         " must-fill cells, found only " + std::to_string(most) +
-                         " cells of pieces");
-  }
-  std::size_t optional_cells = model.cells.size() - must;
+  std::vector<bool> fits(model.pieces.size(), false);
+  std::size_t optional_cells = model.cells.size() - model.num_must_fill();
   const bool count_holes = model.max_holes >= 0 && std::size_t(model.max_holes) < optional_cells;
 
   // Grid over the container's bounding box: index of each cell, or -1.
@@ -242,10 +280,20 @@ Compiled compile(const Model& model) {
   for (std::uint8_t o : model.optional) implied = implied && !o;
   implied = implied && model.cells.size() == model.pieces[0].cells.size() *
                                                  static_cast<std::size_t>(model.pieces[0].count);
+  // A spare piece (0..1) is a secondary item where every placement covers a must-fill cell (no
+  // optional cells), so that a puzzle with spares stays plain exact cover for the bitset backend.
+  const bool all_must =
+      std::find(model.optional.begin(), model.optional.end(), 1) == model.optional.end();
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
-    const auto lo = std::uint32_t(model.pieces[p].fewest()),
-               hi = std::uint32_t(model.pieces[p].count);
-    out.piece_item.push_back(implied ? kNoItem : out.problem.add_primary(piece_names[p], lo, hi));
+    const Piece& pc = model.pieces[p];
+    const auto hi = std::uint32_t(pc.count), lo = std::uint32_t(pc.fewest());
+    if (implied) {
+      out.piece_item.push_back(kNoItem);
+    } else if (lo == 0 && hi == 1 && all_must) {
+      out.piece_item.push_back(out.problem.add_secondary(piece_names[p]));
+    } else {
+      out.piece_item.push_back(out.problem.add_primary(piece_names[p], lo, hi));
+    }
   }
   if (count_holes) {
     std::string n = "holes";
@@ -275,7 +323,7 @@ Compiled compile(const Model& model) {
     orients[p] = orientations(piece.cells,
                               model.coloured ? std::span<const std::uint8_t>(piece.colours)
                                              : std::span<const std::uint8_t>(),
-                              model.mirror);
+                              allowed_symmetries(model, p));
     for (std::size_t a = 0; a < orients[p].size() && !marked[p]; ++a)
       for (std::size_t b = a + 1; b < orients[p].size(); ++b)
         if (orients[p][a].cells == orients[p][b].cells) marked[p] = true;
@@ -326,11 +374,7 @@ Compiled compile(const Model& model) {
               throw ModelError("pieces[" + std::to_string(p) + "]", int(p), too_many_nodes(nodes));
           }
     }
-    if (out.placements.size() == before && model.pieces[p].fewest() > 0) {
-      throw ModelError("pieces[" + std::to_string(p) + "]", int(p),
-                       "expected a piece that fits in the container, found that '" +
-                           model.pieces[p].name + "' fits nowhere");
-    }
+    fits[p] = out.placements.size() > before;
   }
   if (count_holes) {
     for (std::size_t k = 0; k < model.cells.size(); ++k) {
@@ -342,6 +386,7 @@ Compiled compile(const Model& model) {
       out.placements.push_back(std::move(hole));
     }
   }
+  out.infeasible = infeasible(model, fits);
   return out;
 }
 

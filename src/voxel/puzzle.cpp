@@ -140,8 +140,14 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
 
 class VoxelPuzzle final : public Puzzle {
  public:
-  VoxelPuzzle(Model model, Compiled compiled, std::string name)
-      : model_(std::move(model)), compiled_(std::move(compiled)), name_(std::move(name)) {}
+  VoxelPuzzle(Model model, Compiled compiled, std::string name, std::vector<std::string> notes)
+      : model_(std::move(model)),
+        compiled_(std::move(compiled)),
+        name_(std::move(name)),
+        notes_(std::move(notes)) {}
+
+  std::vector<std::string> notes() const override { return notes_; }
+  std::string infeasible() const override { return compiled_.infeasible; }
 
   std::string kind() const override { return "voxel"; }
   std::string name() const override { return name_; }
@@ -219,17 +225,28 @@ class VoxelPuzzle final : public Puzzle {
     return s;
   }
 
+  std::vector<std::pair<std::string, ItemId>> piece_items() const override {
+    std::vector<std::pair<std::string, ItemId>> out;
+    for (std::size_t p = 0; p < model_.pieces.size(); ++p)
+      if (compiled_.piece_item[p] != kNoItem)
+        out.emplace_back(model_.pieces[p].name, compiled_.piece_item[p]);
+    return out;
+  }
+
   const Model& model() const { return model_; }
 
  private:
   Model model_;
   Compiled compiled_;
   std::string name_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace
 
 std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths) {
+  std::vector<std::string> notes = merge_congruent(model);
+  for (const std::string& w : warnings(model)) notes.push_back("warning: " + w);
   Compiled compiled;
   try {
     compiled = compile(model);
@@ -238,7 +255,8 @@ std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool j
     throw InputError(file, e.what());
   }
   std::string name = model.name.empty() ? std::filesystem::path(file).stem().string() : model.name;
-  return std::make_unique<VoxelPuzzle>(std::move(model), std::move(compiled), std::move(name));
+  return std::make_unique<VoxelPuzzle>(std::move(model), std::move(compiled), std::move(name),
+                                       std::move(notes));
 }
 
 }  // namespace cubex::voxel

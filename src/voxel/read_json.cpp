@@ -198,7 +198,7 @@ class Reader {
 
   Piece piece(const json& j, const std::string& path) const {
     if (!j.is_object()) fail(path, "expected a piece object, found " + found(j));
-    keys(j, path, "name cells layers count colours");
+    keys(j, path, "name cells layers count distinct turn_over colours");
     Piece p;
     if (!j.contains("name")) fail(path, "expected a \"name\", found none");
     if (!j["name"].is_string() || j["name"].get<std::string>().empty()) {
@@ -215,27 +215,38 @@ class Reader {
       for (const auto& [c, ch] : layers(j["layers"], join(path, "layers"), "#."))
         p.cells.push_back(c);
     }
-    if (j.contains("count") && j["count"].is_array()) {  // a range [min, max]
-      const json& r = j["count"];
-      const std::string cp = join(path, "count");
-      if (r.size() != 2) fail(cp, "expected a count n or a range [min, max], found " + found(r));
-      p.min_count = integer(r[0], index(cp, 0), 0, kMaxCount, "a count");
-      p.count = integer(r[1], index(cp, 1), 1, kMaxCount, "a count");
-      if (p.min_count > p.count) fail(cp, "expected min <= max in [min, max]");
-    } else if (j.contains("count")) {
-      p.count = integer(j["count"], join(path, "count"), 1, kMaxCount, "a count");
-    }
     if (j.contains("colours")) {
       if (!j.contains("cells"))
         fail(join(path, "colours"), "expected \"colours\" only beside \"cells\"");
       p.colours = colours(j["colours"], join(path, "colours"), p.cells.size());
     }
+    if (j.contains("count")) {
+      const json& c = j["count"];
+      const std::string cp = join(path, "count");
+      if (c.is_array()) {  // [min, max]: a range of copies (a spare piece: [0, 1])
+        if (c.size() != 2) fail(cp, "expected a count or a range [min, max], found " + found(c));
+        p.min_count = integer(c[0], index(cp, 0), 0, kMaxCount, "the fewest copies");
+        p.count = integer(c[1], index(cp, 1), 1, kMaxCount, "the most copies");
+        if (p.min_count > p.count) {
+          fail(cp, "expected a range [min, max] with min <= max, found " + c.dump());
+        }
+        if (p.min_count == p.count) p.min_count = -1;
+      } else {
+        p.count = integer(c, cp, 1, kMaxCount, "a count");
+      }
+    }
+    for (const char* key : {"distinct", "turn_over"}) {
+      if (j.contains(key) && !j[key].is_boolean())
+        fail(join(path, key), "expected true or false, found " + found(j[key]));
+    }
+    if (j.contains("distinct")) p.distinct = j["distinct"].get<bool>();
+    if (j.contains("turn_over")) p.turn_over = j["turn_over"].get<bool>();
     return p;
   }
 
   Model model(const json& doc) const {
     if (!doc.is_object()) fail("", "expected a JSON object, found " + found(doc));
-    keys(doc, "", "name kind comment container pieces mirror colour_pairs max_holes");
+    keys(doc, "", "name kind comment container pieces mirror turn_over colour_pairs max_holes");
     Model m;
     if (doc.contains("kind") && doc["kind"] != "voxel") {
       fail("kind", "expected \"voxel\" (or \"happy-cube\" for Happy Cube puzzles), found " +
@@ -266,6 +277,11 @@ class Reader {
     }
     if (doc.contains("max_holes"))
       m.max_holes = integer(doc["max_holes"], "max_holes", 0, kMaxCells, "a number of holes");
+    if (doc.contains("turn_over")) {
+      if (!doc["turn_over"].is_boolean())
+        fail("turn_over", "expected true or false, found " + found(doc["turn_over"]));
+      m.turn_over = doc["turn_over"].get<bool>();
+    }
     if (!doc.contains("container")) fail("", "expected a \"container\" key, found none");
     container(doc["container"], m);
     if (!doc.contains("pieces")) fail("", "expected a \"pieces\" key, found none");

@@ -29,6 +29,8 @@ std::string piece_name(std::size_t k) {
 }  // namespace
 
 Model model_from_txt(std::string_view text, const std::string& file) {
+  std::string storage;
+  text = unix_newlines(text, storage);
   struct Line {
     int number;
     std::vector<Vec3> cells;
@@ -109,7 +111,7 @@ Model model_from_txt(std::string_view text, const std::string& file) {
 }
 
 std::unique_ptr<Puzzle> load_txt(const std::string& path) {
-  return make_puzzle(model_from_txt(read_file(path), path), path, false);
+  return make_puzzle(model_from_txt(read_text_file(path), path), path, false);
 }
 
 }  // namespace cubex::voxel

@@ -54,6 +54,11 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
     if (cl.mirrored && !model.mirror)
       return where + ": mirrored, but the puzzle does not allow mirror images";
     const Mat3 m = cl.mirrored ? cl.rotation * mirror_x() : cl.rotation;
+    const std::uint64_t allowed = allowed_symmetries(model, p);
+    bool may = false;
+    for (std::size_t k = 0; k < 48; ++k)
+      may = may || (cube_symmetries()[k] == m && (allowed >> k & 1));
+    if (!may) return where + ": '" + piece.name + "' is turned over, but it may not be";
     std::vector<Vec3> want;
     for (const Vec3& c : piece.cells) want.push_back(m * c + cl.offset);
     for (std::size_t j = 0; j < piece.colours.size(); ++j) {
@@ -82,17 +87,23 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
       covered_by[std::size_t(k)] = int(i);
     }
   }
-  // Copies 0..fewest-1 must be placed (the first copies: copies are numbered in order).
-  for (std::size_t p = 0; p < model.pieces.size(); ++p)
-    for (std::size_t c = 0; c < copy_at[p].size(); ++c)
-      if (copy_at[p][c] < 0 && int(c) < model.pieces[p].fewest()) {
-        return "expected every piece placed, found '" + model.pieces[p].name + "' copy " +
-               std::to_string(c) + " missing";
-      } else if (copy_at[p][c] < 0 && c + 1 < copy_at[p].size() && copy_at[p][c + 1] >= 0) {
-        return "expected the copies of '" + model.pieces[p].name +
-               "' numbered from 0, found copy " + std::to_string(c + 1) + " without copy " +
-               std::to_string(c);
-      }
+  for (std::size_t p = 0; p < model.pieces.size(); ++p) {
+    const Piece& piece = model.pieces[p];
+    if (piece.fewest() == piece.count) {
+      for (std::size_t c = 0; c < copy_at[p].size(); ++c)
+        if (copy_at[p][c] < 0) {
+          return "expected every piece placed, found '" + piece.name + "' copy " +
+                 std::to_string(c) + " missing";
+        }
+      continue;
+    }
+    const auto placed =
+        std::count_if(copy_at[p].begin(), copy_at[p].end(), [](int s) { return s >= 0; });
+    if (placed < piece.fewest()) {
+      return "expected at least " + std::to_string(piece.fewest()) + " copies of '" + piece.name +
+             "' placed, found " + std::to_string(placed);
+    }
+  }
   for (std::size_t k = 0; k < model.cells.size(); ++k)
     if (!model.optional[k] && covered_by[k] < 0) {
       return "expected every must-fill cell covered, found " + cell_text(model.cells[k]) + " empty";

@@ -13,7 +13,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
@@ -21,6 +23,7 @@
 #include "cubex/io/knuth.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/pocket/cube.hpp"
+#include "cubex/puzzle.hpp"
 #include "cubex/voxel/read.hpp"
 #ifdef CUBEX_WITH_BURRTOOLS
 #include "cubex/burrtools/xmpuzzle.hpp"
@@ -53,6 +56,55 @@ void clean(F&& f) {
   limits() = saved;
 }
 
+// Solves what a reader accepted, a little way (SolveLimits::max_nodes), with dancing links and,
+// where it applies, the bitset backend. The two walk the same tree, so within the same node limit
+// they find the same solutions; each one found is a solution by check_solution and, for a
+// puzzle, by the puzzle's own verifier (which does not trust the compiled matrix).
+inline void solve_some(const Problem& pb, const Puzzle* puzzle = nullptr) {
+  SolveLimits lim;
+  lim.max_nodes = 2000;
+  std::vector<std::vector<OptionId>> found[2];
+  SolveStats st[2];
+  int runs = 0;
+  for (const Backend b : {Backend::kLinks, Backend::kAuto}) {
+    Solver solver(pb, b);
+    if (runs == 1 && solver.backend() == Backend::kLinks) break;
+    std::vector<std::vector<OptionId>>& list = found[runs];
+    st[runs] = solver.solve(
+        [&](std::span<const OptionId> sol) {
+          if (list.size() < 8) list.emplace_back(sol.begin(), sol.end());
+          return true;
+        },
+        lim);
+    ++runs;
+  }
+  require(st[0].nodes <= lim.max_nodes, "the node limit holds");
+  require(st[0].complete || st[0].nodes == lim.max_nodes, "a run stops only at the node limit");
+  for (const std::vector<OptionId>& sol : found[0]) {
+    require(check_solution(pb, sol).empty(), "a solution found covers every item in range");
+    if (puzzle) {
+      require(puzzle->verify_solution(puzzle->solution_json(sol)).empty(),
+              "a solution found passes the puzzle's verifier");
+    }
+  }
+  if (runs == 2) {
+    // Within a node limit the two may meet the solutions in a different order (and so count a
+    // few more or fewer before the limit); a whole tree has the same nodes and solutions.
+    require(st[0].complete == st[1].complete, "both backends stop at the node limit alike");
+    if (st[0].complete) {
+      require(st[0].nodes == st[1].nodes && st[0].solutions == st[1].solutions,
+              "both backends walk the same tree");
+      if (st[0].solutions <= 8) {
+        for (auto& list : found) {
+          for (auto& sol : list) std::sort(sol.begin(), sol.end());
+          std::sort(list.begin(), list.end());
+        }
+        require(found[0] == found[1], "both backends find the same solutions");
+      }
+    }
+  }
+}
+
 // Knuth's format. An accepted file survives a round trip through to_knuth: the same matrix.
 inline void knuth(std::string_view text) {
   clean([&] {
@@ -72,6 +124,7 @@ inline void knuth(std::string_view text) {
       const auto x = a.option(o), y = b.option(o);
       require(std::equal(x.begin(), x.end(), y.begin(), y.end()), "to_knuth keeps the options");
     }
+    solve_some(a);
   });
 }
 
@@ -81,6 +134,7 @@ inline void voxel_json(std::string_view text) {
     const nlohmann::json doc = parse_json_text(text, "fuzz.json");
     const auto puzzle = voxel::load_json(doc, "fuzz.json");
     require(puzzle->problem().num_options() > 0, "a compiled puzzle has options");
+    solve_some(puzzle->problem(), puzzle.get());
   });
 }
 
@@ -90,6 +144,7 @@ inline void voxel_txt(std::string_view text) {
     voxel::Model m = voxel::model_from_txt(text, "fuzz.txt");
     const auto puzzle = voxel::make_puzzle(std::move(m), "fuzz.txt", false);
     require(puzzle->problem().num_options() > 0, "a compiled puzzle has options");
+    solve_some(puzzle->problem(), puzzle.get());
   });
 }
 
@@ -104,7 +159,8 @@ inline void hcq(std::string_view text) {
     for (std::size_t k = 0; k < spec.pieces.size(); ++k) {
       require(again.pieces[k].tile == spec.pieces[k].tile, "to_hcq keeps each tile");
     }
-    happycube::make_puzzle(std::move(spec));
+    const auto puzzle = happycube::make_puzzle(std::move(spec));
+    solve_some(puzzle->problem(), puzzle.get());
   });
 }
 
@@ -112,7 +168,8 @@ inline void hcq(std::string_view text) {
 inline void happycube_json(std::string_view text) {
   clean([&] {
     const nlohmann::json doc = parse_json_text(text, "fuzz.json");
-    happycube::make_puzzle(happycube::parse_json(doc, "fuzz.json"));
+    const auto puzzle = happycube::make_puzzle(happycube::parse_json(doc, "fuzz.json"));
+    solve_some(puzzle->problem(), puzzle.get());
   });
 }
 
@@ -168,6 +225,48 @@ inline void xmpuzzle(std::string_view bytes) {
 #endif
 }
 
+inline constexpr const char* kVerifyVoxel =
+    R"({"name": "2x2x1", "container": {"box": [2, 2, 1]},
+        "pieces": [{"name": "L", "layers": [["##", "#."]]}, {"name": "o", "layers": [["#"]]}]})";
+inline constexpr const char* kVerifyHcq =
+    "NAME: HC_BQ_001\nTYPE: HC_BQ_INSTANCE\nNUM_TILES: 6\nTILE_ID_BORDER_PATTERN\n"
+    "1 [0, 1, 0, 1, 0; 0, 0, 1, 0, 1; 1, 1, 0, 1, 1; 1, 1, 0, 1, 0]\n"
+    "2 [1, 1, 0, 1, 1; 1, 0, 1, 0, 0; 0, 0, 1, 0, 1; 1, 1, 0, 1, 1]\n"
+    "3 [1, 0, 1, 0, 0; 0, 0, 1, 0, 0; 0, 0, 1, 0, 1; 1, 1, 0, 1, 1]\n"
+    "4 [0, 1, 0, 1, 0; 0, 0, 1, 0, 0; 0, 0, 1, 0, 0; 0, 1, 0, 1, 0]\n"
+    "5 [0, 1, 0, 1, 0; 0, 0, 1, 0, 0; 0, 1, 0, 1, 1; 1, 0, 1, 0, 0]\n"
+    "6 [0, 1, 0, 1, 0; 0, 0, 1, 0, 0; 0, 1, 0, 1, 0; 0, 0, 1, 0, 0]\nEOF\n";
+inline constexpr const char* kVerifyDlx = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+
+// The puzzles the verify target checks solutions against, one of each kind; the seeds in
+// tests/fuzz/corpus/fuzz_verify are `cubex solve FILE --all --json --symmetry none` of them.
+inline const std::vector<std::unique_ptr<Puzzle>>& verify_puzzles() {
+  static const std::vector<std::unique_ptr<Puzzle>> puzzles = [] {
+    std::vector<std::unique_ptr<Puzzle>> v;
+    v.push_back(voxel::load_json(nlohmann::json::parse(kVerifyVoxel), "verify.json"));
+    v.push_back(happycube::make_puzzle(happycube::parse_hcq(kVerifyHcq, "verify.hcq")));
+    v.push_back(make_exact_cover(parse_knuth(kVerifyDlx, "verify.dlx"), "verify.dlx"));
+    return v;
+  }();
+  return puzzles;
+}
+
+// `cubex verify` and `cubex render --from`: a solutions document read as JSON, each solution
+// checked against each puzzle; a solution the verifier accepts is one render draws, so its scene
+// is built too.
+inline void verify(std::string_view text) {
+  const auto& puzzles = verify_puzzles();
+  clean([&] {
+    const nlohmann::json doc = parse_json_text(text, "fuzz.json");
+    if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) return;
+    for (const nlohmann::json& sol : doc["solutions"]) {
+      for (const auto& p : puzzles) {
+        if (p->verify_solution(sol).empty()) p->scene(sol);
+      }
+    }
+  });
+}
+
 // The targets by name (the fuzz program is fuzz_NAME, its corpus tests/fuzz/corpus/fuzz_NAME).
 inline constexpr std::pair<const char*, void (*)(std::string_view)> kTargets[] = {
     {"knuth", knuth},
@@ -178,6 +277,7 @@ inline constexpr std::pair<const char*, void (*)(std::string_view)> kTargets[] =
     {"pocket_scramble", pocket_scramble},
     {"pocket_facelets", pocket_facelets},
     {"xmpuzzle", xmpuzzle},
+    {"verify", verify},
 };
 
 }  // namespace cubex::fuzz

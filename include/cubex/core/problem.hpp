@@ -7,7 +7,11 @@
 //   * A primary item must be covered between `lo` and `hi` times (exactly once by default).
 //     A range other than 1..1 is a multiplicity, as in Knuth's Algorithm M (dlx3): twenty-five
 //     identical pieces become one item with lo = hi = 25, not twenty-five labelled copies.
-//   * A secondary item may be covered at most once.
+//   * A secondary item may be covered at most once, unless it is coloured (Knuth's XCC, as in
+//     his dlx2 and Algorithm C): an option may give each of its secondary items a colour
+//     (ColourId >= 1; 0 = no colour). Options that give a secondary item the same colour may
+//     all cover it; an option that covers it without a colour, or with another colour, excludes
+//     them. Primary items take no colour.
 //   * An option is a set of distinct items with at least one primary item among them.
 #pragma once
 
@@ -23,6 +27,7 @@ namespace cubex {
 
 using ItemId = std::uint32_t;
 using OptionId = std::uint32_t;
+using ColourId = std::uint32_t;  // 0: no colour; named colours are 1, 2, ...
 
 struct Item {
   std::string name;
@@ -42,10 +47,17 @@ class ProblemError : public std::exception {
   std::string what_;
 };
 
+// The largest multiplicity (upper bound `hi`) an item may have: the solver counts coverings in
+// 32-bit signed integers.
+constexpr std::uint32_t kMaxMultiplicity = 0x7fffffff;
+
+// Threads: a Problem is built by one thread; once built, its const members may be called from
+// any number of threads at once (solvers only read it).
 class Problem {
  public:
-  // Adds an item; names must be unique and non-empty. Throws ProblemError otherwise, or when
-  // lo > hi. Items may be added in any order; the solver sorts primaries first.
+  // Adds an item; names must be unique and non-empty. Throws ProblemError otherwise, when
+  // lo > hi, or when hi > kMaxMultiplicity. Items may be added in any order; the solver sorts
+  // primaries first.
   ItemId add_primary(std::string name, std::uint32_t lo = 1, std::uint32_t hi = 1);
   ItemId add_secondary(std::string name);
 
@@ -55,6 +67,23 @@ class Problem {
   OptionId add_option(std::initializer_list<ItemId> items) {
     return add_option(std::span<const ItemId>(items.begin(), items.size()));
   }
+  // The same with a colour per entry (colours[k] for items[k]; 0 = none). Throws ProblemError
+  // when the sizes differ, a colour is given to a primary item or a colour id was never made by
+  // add_colour.
+  OptionId add_option(std::span<const ItemId> items, std::span<const ColourId> colours);
+
+  // The id of the colour called `name` (non-empty), made on first use: 1, 2, ... in order.
+  ColourId add_colour(std::string_view name);
+  std::size_t num_colours() const { return colour_names_.size(); }
+  // The name of colour c >= 1.
+  const std::string& colour_name(ColourId c) const { return colour_names_[c - 1]; }
+  // The colour of each entry of option o, parallel to option(o) (0 = none).
+  std::span<const ColourId> option_colours(OptionId o) const {
+    return std::span<const ColourId>(option_colours_)
+        .subspan(option_start_[o], option_start_[o + 1] - option_start_[o]);
+  }
+  // True when some option gives some item a colour.
+  bool has_colours() const { return has_colours_; }
 
   std::size_t num_items() const { return items_.size(); }
   std::size_t num_options() const { return option_start_.size() - 1; }
@@ -79,14 +108,19 @@ class Problem {
   std::unordered_map<std::string, ItemId> by_name_;
   std::vector<std::uint32_t> option_start_{0};
   std::vector<ItemId> option_items_;
+  std::vector<ColourId> option_colours_;  // parallel to option_items_
+  std::vector<std::string> colour_names_;
+  std::unordered_map<std::string, ColourId> colour_by_name_;
   std::vector<std::uint32_t> seen_;  // scratch for duplicate detection in add_option
   std::uint32_t stamp_ = 0;
   std::size_t num_primary_ = 0;
   bool has_multiplicities_ = false;
+  bool has_colours_ = false;
 };
 
 // Checks that `chosen` is a solution of `problem` by counting, independently of the solver:
-// every primary item covered within its range, every secondary item at most once. Returns an
+// every primary item covered within its range, every secondary item at most once or only by
+// options that give it the same colour. Returns an
 // empty string when it is, otherwise what is wrong.
 std::string check_solution(const Problem& problem, std::span<const OptionId> chosen);
 

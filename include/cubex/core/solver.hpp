@@ -48,6 +48,7 @@ class SolutionVisitor {
 struct SolveLimits {
   std::uint64_t max_solutions = 0;          // stop after this many (0: no limit)
   const std::atomic<bool>* stop = nullptr;  // set from outside (a signal, a timer) to stop
+  std::uint64_t max_nodes = 0;              // stop before entering more nodes (0: no limit)
 };
 
 struct SolveStats {
@@ -55,7 +56,7 @@ struct SolveStats {
   std::uint64_t nodes = 0;      // search-tree nodes entered
   std::uint64_t updates = 0;    // links: link removals; bitset: 64-bit words of live options
                                 //   rewritten
-  bool complete = true;         // false when stopped early (limit, visitor, stop flag)
+  bool complete = true;         // false when stopped early (a limit, the visitor, stop flag)
   double seconds = 0;           // wall-clock time of the search
 };
 
@@ -71,10 +72,24 @@ namespace detail {
 class Engine;
 }
 
+// The most nodes a matrix may have: the dancing-links arrays index nodes with 32-bit signed
+// integers. A matrix has items + option entries + options + 2 nodes (matrix_nodes() in
+// cubex/limits.hpp, whose max_nodes limit the readers apply long before this one).
+constexpr std::uint64_t kMaxMatrixNodes = 0x7fffffff;
+
+// Threads. A Problem is not changed by solving: once built, one Problem may be read by any
+// number of threads at once (each with its own Solver). A Solver (and a SymmetricSolver) keeps
+// the search state of one run: use each from one thread at a time. A SolutionVisitor is called
+// on the thread that called solve().
+//
+// A Solver refers to its Problem, which must outlive it; a temporary Problem is refused at
+// compile time (Solver s(make_problem()) does not compile: keep the Problem in a variable).
 class Solver {
  public:
-  // Throws std::invalid_argument when `backend` is kBitset and the problem has multiplicities.
+  // Throws std::invalid_argument when `backend` is kBitset and the problem has multiplicities,
+  // and ProblemError when the matrix has more than kMaxMatrixNodes nodes.
   explicit Solver(const Problem& problem, Backend backend = Backend::kAuto);
+  Solver(Problem&&, Backend = Backend::kAuto) = delete;  // it would dangle
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

@@ -116,8 +116,10 @@ std::optional<Orientation> orientation_between(const Tile& from, const Tile& to,
 
 // What one option of the compiled Problem means.
 struct Placement {
+  static constexpr std::uint32_t kUnused = 0xffffffff;
   std::uint32_t type = 0;  // index into Model::types
-  std::uint32_t face = 0;  // index into Model::faces
+  std::uint32_t face = 0;  // index into Model::faces, or kUnused: the plate is left over
+  bool laid() const { return face != kUnused; }
   int rotations_ccw = 0;
   bool flipped = false;
   std::vector<Vec3> cells;  // covered shell points, sorted
@@ -134,16 +136,47 @@ struct Model {
   std::vector<Placement> placements;               // placements[o] is option o of `problem`
   std::vector<ItemId> face_items;                  // the item of faces[i]
   std::vector<std::optional<ItemId>> point_items;  // the item of shell[s] (border points only)
+  // The hole item of shell[s] (border points only): covered by every plate laid with a hole at
+  // the point, as many times as the faces through it less one (see compile()).
+  std::vector<std::optional<ItemId>> hole_items;
+  std::vector<ItemId> type_items;  // the item of types[t]
+
+  std::size_t plates = 0;  // pieces in all, copies counted
+  // More plates than faces: every piece type may be used up to its copies, and the plates left
+  // over are unused in each solution.
+  bool spare() const { return plates > faces.size(); }
+  // Why the puzzle has no solution, found without searching (see infeasibility()); empty when
+  // no such reason is known.
+  std::string infeasible;
 
   bool net_places() const { return structure.size() == 1; }
   // Index of `p` in `shell`, if it is a shell point.
   std::optional<std::size_t> shell_index(const Vec3& p) const;
 };
 
-// Compiles a Spec: items are one per piece type (multiplicity = its copies), one per face, and one
-// per shell point on a face border (the face item stands for the solid centre); options are piece
-// type x face x distinct orientation. Throws std::invalid_argument when the number of pieces does
-// not match the number of faces (the readers report that with a place first).
-Model compile(const Spec& spec);
+// Compiles a Spec. Items: one per piece type (covered exactly its copies when the plates match
+// the faces; up to its copies when there are more plates than faces, except that a type of one
+// copy is then covered exactly once, laid or by its "unused" option, which lets the symmetric
+// search anchor on it), one per face (the face item stands for the solid centre), and one per
+// shell point on a face border (covered once, by the plate whose bump fills it). Options are piece
+// type x face x distinct orientation, each covering its type, its face and its filled border
+// points. Fewer plates than faces is not an error: the model is built and `infeasible` says why
+// it has no solution.
+//
+// With `hole_items`, every border point also gets a hole item, covered by the plates laid with a
+// hole there, once fewer than the faces through the point (1 along an edge, 2 at a cube's
+// corner), and every option covers each of its border points once, as the point or as its hole:
+// laying a plate then drops at once every plate of a neighbouring face whose hole would meet a
+// hole, not only those whose bump would meet a bump. The solutions are the same; the search
+// visits about 15% fewer nodes but each costs more, and on the structures of bench/ it is slower
+// (docs/happycube.md), so it is off by default and kept to measure.
+Model compile(const Spec& spec, bool hole_items = false);
+
+// The reason a compiled model cannot have a solution, found by counting before any search, or an
+// empty string: fewer plates than faces, or no choice of as many plates as faces whose bumps add
+// up to the points along the edges of the structure and to its corner points (every such point
+// is filled by exactly one plate; a plate's bump count on its edges and on its corners does not
+// change with its orientation).
+std::string infeasibility(const Model& m);
 
 }  // namespace cubex::happycube

@@ -3,7 +3,8 @@
 // Solutions come out in the seed's conventions (see model.hpp): as JSON
 //   {"placements": [{"piece": "6", "place": 1, "rotations_ccw": 0, "flipped": false,
 //                    "cells": [[x,y,z], ...]}, ...]}
-// (for structures of several cubes "place" is {"cube": [x,y,z], "side": "+x"}), and as text:
+// (for structures of several cubes "place" is {"cube": [x,y,z], "side": "+x"}; with more plates
+// than faces, "unused": ["blue/3", ...] lists the plates left over), and as text:
 // one instruction per place ("Take part 6, turn it once counter-clockwise, and put it on place
 // 2.") followed by a drawing of the net.
 #pragma once
@@ -16,13 +17,17 @@
 
 namespace cubex::happycube {
 
-// The puzzle for a Spec (compiles it). Throws std::invalid_argument only for a Spec that the
-// readers reject with a place (the number of pieces does not match the faces).
+// The puzzle for a Spec (compiles it). Any number of plates is accepted: spare plates are listed
+// as "unused" with each solution, and too few make infeasible() say so.
 std::unique_ptr<Puzzle> make_puzzle(Spec spec);
 
 // The model behind a puzzle made by make_puzzle (nullptr for other kinds): the next layers
 // (symmetry) read its shell and placements.
 const Model* model_of(const Puzzle& puzzle);
+
+// The symmetry group of a model (what the puzzle's symmetry_group() gives): the structure's
+// rotations, and its reflections too under kAuto when every plate may be turned over.
+CubeGroup symmetry_group(const Model& m, SymmetryMode mode);
 
 // One instruction line for a placement, e.g. "Take part 2, flip it over, turn it once
 // counter-clockwise, and put it on place 3."

@@ -10,6 +10,9 @@
 // "sets": [{"name": "blue", "pieces": [...]}]}. Rows are drawn top row first, '#' filled and '.'
 // empty. Pieces of a set are named "set/name".
 //
+// Any number of plates is read (NUM_TILES at least 1): more plates than faces are spare plates,
+// fewer leave the puzzle without a solution (Model::infeasible says so).
+//
 // Both throw InputError naming the line and column, or the JSON path, of the first problem.
 #pragma once
 

@@ -13,6 +13,15 @@ namespace cubex {
 // error, or of the first array/object nested deeper than limits().max_json_depth (checked
 // before parsing, so no input can exhaust the stack of a recursive walk over the document).
 nlohmann::json parse_json_text(std::string_view text, const std::string& file);
+// Every JSON object in the document must have distinct keys: a repeated key is an InputError
+// naming its JSON path ("pieces[2]: key \"name\" appears twice") rather than the last one
+// silently winning.
+
+// Serialises `j` (indent < 0: compact). Strings that are not valid UTF-8 (a file name, a name
+// read from a file in a legacy encoding) have each invalid byte replaced by U+FFFD instead of
+// throwing: every JSON and HTML output of cubex goes through this.
+std::string dump_json(const nlohmann::json& j, int indent = -1);
+
 // read_file + parse_json_text.
 nlohmann::json read_json_file(const std::string& path);
 

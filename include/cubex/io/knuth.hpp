@@ -22,7 +22,8 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name);
 // Reads and parses a file. Throws InputError (also when it cannot be read).
 KnuthFile read_knuth_file(const std::string& path);
 
-// Writes `problem` in Knuth's format (names must be non-blank and free of ':' and '|').
+// Writes `problem` in Knuth's format, colours as 'item:colour' (names must be non-blank and free
+// of ':' and '|').
 std::string to_knuth(const Problem& problem);
 // The same with comment lines: `header` lines first (each written as "| line"), then before each
 // option the line "| " + comment(o) (line breaks in it become blanks).

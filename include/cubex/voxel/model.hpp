@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -32,7 +33,10 @@ struct Piece {
   std::string name;
   std::vector<Vec3> cells;  // normalised (see above)
   int count = 1;            // identical copies (with a range: the most that may be used)
-  int min_count = -1;       // a range (BurrTools min/max): the fewest used; -1: all `count`
+  int min_count = -1;       // the fewest copies a solution uses; -1: all `count` of them
+  bool distinct = false;    // never merged with a congruent piece (merge_congruent)
+  std::optional<bool> turn_over =
+      std::nullopt;  // flat puzzles: this piece's own "turn_over" (else the model's)
   // Colours (BurrTools): parallel to `cells`, 0 = neutral; empty = every cell neutral.
   std::vector<std::uint8_t> colours{};
 
@@ -47,6 +51,9 @@ struct Model {
   std::vector<std::uint8_t> optional;  // parallel to cells: 1 = may stay empty
   std::vector<Piece> pieces;
   bool mirror = false;  // pieces may also be used mirrored
+  // Flat puzzles (a container one cell thick): false keeps pieces face up, as drawn (one-sided
+  // polyominoes): only the rotations that keep a piece's normal on the container's.
+  bool turn_over = true;
   // Colour constraints (BurrTools): `cell_colour` is parallel to `cells` (0 = neutral; empty =
   // all neutral). With `coloured`, a piece cell of colour p may lie on a container cell of colour
   // r only when p == 0, r == 0 or {p, r} is in `colour_pairs`; without it colours are ignored.
@@ -83,8 +90,28 @@ class ModelError : public std::runtime_error {
 };
 
 // Sorts the container cells (keeping each one's optional flag) and normalises every piece. Throws
-// ModelError for repeated cells, empty pieces or an empty container.
+// ModelError for repeated cells, empty pieces, an empty container, a count range with
+// min > max or max < 1, or "turn_over": false where the container is not flat or with mirror.
 void canonicalize(Model& model);
+
+// The symmetries (indices into cube_symmetries(), as bits) that piece p may be placed with: the
+// 24 rotations, 48 with mirror; when the piece may not be turned over in a flat container, the
+// rotations that take the piece's normal (+z if it is one cell thick in z, else +y, else +x) to
+// the container's (chosen the same way).
+std::uint64_t allowed_symmetries(const Model& model, std::size_t p);
+
+// Merges pieces that are congruent under their allowed motions (the same set of orientations)
+// and not marked `distinct` into the first of them, adding up counts and minimum counts. Returns
+// one note per merged group: "pieces A and B are congruent: counted as identical".
+std::vector<std::string> merge_congruent(Model& model);
+
+// Why a canonical model can have no solution, found before any search: the cells do not add up
+// (volumes, with count ranges), a piece that must be used fits nowhere (`fits[p]`: whether piece
+// p has a placement; empty: not checked), or a checkerboard colouring of the cells that no choice
+// of pieces and orientations can match. Empty when none of these applies.
+std::string infeasible(const Model& model, const std::vector<bool>& fits);
+// Warnings that do not stop the search: pieces whose cells are not face-connected.
+std::vector<std::string> warnings(const Model& model);
 
 // One orientation of a piece: its cells after cube_symmetries()[symmetry], translated by `shift`
 // so that the smallest x, y, z are 0 (= normalize(M * cells)), sorted.
@@ -103,6 +130,10 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror);
 // colours on the same cells are one.
 std::vector<Orientation> orientations(std::span<const Vec3> cells,
                                       std::span<const std::uint8_t> colours, bool mirror);
+std::vector<Orientation> orientations(std::span<const Vec3> cells,
+                                      std::span<const std::uint8_t> colours, std::uint64_t allowed);
+// The same, restricted to the symmetries whose bits are set in `allowed`.
+std::vector<Orientation> orientations(std::span<const Vec3> cells, std::uint64_t allowed);
 
 // One option of the compiled problem: piece `piece` in orientation `symmetry` at `offset`.
 struct Placement {
@@ -127,11 +158,12 @@ struct Compiled {
   // Coloured pieces whose colours tell orientations with the same cells apart get one secondary
   // item per (container cell, piece colour) they use, so that options differ in their items.
   std::vector<std::pair<std::pair<Vec3, int>, ItemId>> colour_items;
+  std::string infeasible;  // why there is no solution ("" when search must tell)
 };
 
-// Compiles a canonical model. Throws ModelError when the volumes cannot match (the pieces are
-// larger than the container, or smaller than its must-fill part) or a piece fits nowhere.
-// A piece with a range gets an item covered fewest()..count times.
+// Compiles a canonical model. A piece's item is covered fewest()..count times (a secondary item
+// for a spare piece, 0..1, in a container without optional cells). A model that cannot have a
+// solution (infeasible()) still compiles: `infeasible` says why.
 // Item names are valid in Knuth's format: cells are "xyz" (every coordinate a digit 0..9) or
 // "x_y_z"; a piece keeps its name when that is a valid, unused item name, else becomes "#k".
 Compiled compile(const Model& model);
@@ -159,7 +191,8 @@ constexpr Mat3 mirror_x() {
 
 // Re-checks placed pieces against the model from scratch, without the compiler: each placement
 // congruent to its piece (its cells are R * c + offset, or R * mirror_x() * c + offset when
-// mirrored and the model allows it), inside the container, every copy of every piece used once,
+// mirrored and the model allows it; face up where pieces may not be turned over), inside the
+// container, each copy of a piece used at most once and at least fewest() copies used,
 // must-fill cells covered exactly once and optional ones at most once. Returns "" when valid,
 // else what is wrong ("placements[2]: ..."). `mirrored[i]` and `rotation[i]` are as in the JSON.
 struct ClaimedPlacement {

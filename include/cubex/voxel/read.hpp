@@ -25,8 +25,9 @@ Model model_from_json(const nlohmann::json& doc, const std::string& file);
 // Parses the text format. Throws InputError with line and column.
 Model model_from_txt(std::string_view text, const std::string& file);
 
-// A Puzzle for the CLI over a model; compiles it. Throws InputError (naming `file`) when the
-// model cannot be compiled (volumes, a piece that fits nowhere).
+// A Puzzle for the CLI over a model: merges congruent pieces (merge_congruent, reported in
+// notes() with warnings()), compiles it, and reports in infeasible() why it cannot have a
+// solution. Throws InputError (naming `file`) when the model cannot be compiled.
 // `json_paths`: name the place of a model error by its JSON path (off for the text format).
 std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths = true);
 
