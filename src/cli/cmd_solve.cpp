@@ -221,9 +221,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   const JobCounts& sy = run.job.counts;
   const bool interrupted = st.stopped;
 
-  text << printable(puzzle->name()) << " (" << puzzle->kind() << ", "
-       << with_commas(pb.num_items()) << " items, " << with_commas(pb.num_options())
-       << " options)\n";
+  text << printable(puzzle->name()) << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
+       << " items, " << with_commas(pb.num_options()) << " options)\n";
   for (const std::string& n : notes) text << note_line(n) << "\n";
   // With symmetry, a search that stopped early has found whole classes: say how many, and how
   // many solutions they stand for ("1 class of 48", not "48" as if 48 had been found one by one).

@@ -1,6 +1,8 @@
 // Streamed --json and --jsonl output of `cubex solve` (cubex/io/solve_output.hpp).
 #include "cubex/io/solve_output.hpp"
 
+#include "cubex/io/json.hpp"
+
 #include <stdexcept>
 
 #include "cubex/geometry.hpp"
@@ -26,7 +28,7 @@ std::string pretty(const nlohmann::json& j, const std::string& indent) {
     flat = true;
     for (const auto& [k, v] : j.items()) flat = flat && !holds_object(v);
   }
-  if (flat) return j.dump();
+  if (flat) return dump_json(j);
   const std::string inner = indent + "  ";
   std::string out(1, j.is_array() ? '[' : '{');
   bool first = true;
@@ -34,7 +36,7 @@ std::string pretty(const nlohmann::json& j, const std::string& indent) {
     out += first ? "\n" : ",\n";
     first = false;
     out += inner;
-    if (j.is_object()) out += nlohmann::json(key).dump() + ": ";
+    if (j.is_object()) out += dump_json(nlohmann::json(key)) + ": ";
     out += pretty(value, inner);
   }
   out += (first ? "" : "\n" + indent) + (j.is_array() ? "]" : "}");
@@ -44,7 +46,7 @@ std::string pretty(const nlohmann::json& j, const std::string& indent) {
 // The members of object `j` without its braces, compact: "\"a\":1,\"b\":2" ("" when empty).
 std::string members(const nlohmann::json& j) {
   if (!j.is_object()) throw std::logic_error("SolveStream: expected a JSON object");
-  const std::string text = j.dump();
+  const std::string text = dump_json(j);
   return text.substr(1, text.size() - 2);
 }
 
@@ -62,7 +64,7 @@ void SolveStream::begin(const nlohmann::json& header) {
   }
   std::string text = std::string("{\n  \"schema\": \"") + kSolveSchema + "\"";
   for (const auto& [key, value] : header.items()) {
-    text += ",\n  " + nlohmann::json(key).dump() + ": " + pretty(value, "  ");
+    text += ",\n  " + dump_json(nlohmann::json(key)) + ": " + pretty(value, "  ");
   }
   text += ",\n  \"solutions\": [";
   out_.write(text);
@@ -87,7 +89,7 @@ void SolveStream::end(const nlohmann::json& footer) {
   } else {
     std::string text = written_ ? "\n  ]" : "]";
     for (const auto& [key, value] : footer.items()) {
-      text += ",\n  " + nlohmann::json(key).dump() + ": " + pretty(value, "  ");
+      text += ",\n  " + dump_json(nlohmann::json(key)) + ": " + pretty(value, "  ");
     }
     text += "\n}\n";
     out_.write(text);
