@@ -74,20 +74,7 @@ struct SymmetryStats {
 };
 
 // Calls visit(solution, orbit_size) once per orbit with its canonical solution.
-class OrbitVisitor {
- public:
-  template <class F>
-  OrbitVisitor(F&& f)  // NOLINT: implicit by design
-      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* obj, std::span<const OptionId> s, std::uint64_t n) -> bool {
-          return (*static_cast<std::remove_reference_t<F>*>(obj))(s, n);
-        }) {}
-  bool operator()(std::span<const OptionId> s, std::uint64_t n) const { return call_(obj_, s, n); }
-
- private:
-  void* obj_;
-  bool (*call_)(void*, std::span<const OptionId>, std::uint64_t);
-};
+using OrbitVisitor = ClassVisitor;  // (job.hpp) the same non-owning callable
 
 class SymmetricSolver final : public SolutionJudge {
  public:

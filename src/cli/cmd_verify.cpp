@@ -107,7 +107,7 @@ int cmd_verify(const std::vector<std::string>& args) {
                                 {"solutions_file", files[1]}, {"checked", sols.size()},
                                 {"valid", sols.size() - bad}, {"invalid", std::move(invalid)}};
     if (json_out == "-") {
-      std::cout << out.dump(2) << "\n";
+      std::cout << dump_json(out, 2) << "\n";
     } else {
       write_json(json_out, out);
     }
