@@ -74,19 +74,6 @@ const char* backend_name(Backend b) {
   return b == Backend::kBitset ? "bitset" : "links";
 }
 
-std::string clock_text(double seconds) {
-  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
-  char buf[32];
-  if (s >= 3600) {
-    std::snprintf(buf, sizeof buf, "%" PRIu64 ":%02u:%02u", s / 3600,
-                  static_cast<unsigned>(s / 60 % 60), static_cast<unsigned>(s % 60));
-  } else {
-    std::snprintf(buf, sizeof buf, "%u:%02u", static_cast<unsigned>(s / 60),
-                  static_cast<unsigned>(s % 60));
-  }
-  return buf;
-}
-
 std::string short_count(std::uint64_t n) {
   char buf[32];
   if (n >= 10'000'000'000ULL) {
@@ -178,8 +165,8 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisito
       std::snprintf(frac, sizeof frac, "%5.1f%%", 100 * p.fraction);
       std::string line = std::string(frac) + "  solutions " + with_commas(p.counts.total) +
                          "  nodes " + short_count(p.counts.nodes) + "  elapsed " +
-                         clock_text(p.elapsed) + "  left " +
-                         (p.eta < 0 ? std::string("?") : "~" + clock_text(p.eta));
+                         elapsed_text(p.elapsed) + "  left " +
+                         (p.eta < 0 ? std::string("?") : "~" + elapsed_text(p.eta));
       const auto now = std::chrono::steady_clock::now();
       if (lines &&
           (first_line || now - last_line >= std::chrono::duration<double>(progress_every) ||

@@ -236,7 +236,6 @@ class JobRunner {
     std::atomic<std::uint32_t> signal{0};
     Slots::iterator slot;
     bool busy = false;
-    bool paused = false;    // ordered: stopped its span to run the front one
     bool rejected = false;  // its last solution was refused at the limit (not counted)
   };
 
@@ -402,7 +401,6 @@ bool JobRunner::on_solution(Worker& w, std::span<const OptionId> s, std::vector<
   while (!halted_ && !me.front && buffered_ > opt_.order_buffer) {
     const Slot& f = slots_.begin()->second;
     if (f.state == State::kPending) {  // nobody runs the front: stop here and go run it
-      w.paused = true;
       return false;
     }
     cv_.wait(lock);
@@ -448,7 +446,6 @@ void JobRunner::worker(unsigned k) {
     ++spans_;
     w.slot = it;
     w.busy = true;
-    w.paused = false;
     w.rejected = false;
     w.signal.store(halted_ ? std::uint32_t{detail::Control::kYield} : 0u);
     const TreeSpan span = s.span;
