@@ -9,6 +9,7 @@
 #include "cubex/error.hpp"
 #include "cubex/io/checkpoint.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
 
 namespace po = boost::program_options;
 
@@ -28,7 +29,7 @@ struct Part {
 };
 
 Part read_part(const std::string& path) {
-  const nlohmann::json j = parse_json_unique_keys(read_file(path), path);
+  const nlohmann::json j = read_json_file(path);
   Part p;
   p.file = path;
   if (j.is_object() && j.contains("cubex") && j["cubex"] == "checkpoint") {

@@ -3,7 +3,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <set>
 #include <vector>
 
 #include "cubex/error.hpp"
@@ -215,36 +214,8 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
   return st;
 }
 
-nlohmann::json parse_json_unique_keys(const std::string& text, const std::string& path) {
-  std::vector<std::set<std::string>> keys;
-  std::string dup;
-  auto cb = [&](int, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
-    using E = nlohmann::json::parse_event_t;
-    if (ev == E::object_start) {
-      keys.emplace_back();
-    } else if (ev == E::object_end) {
-      if (!keys.empty()) keys.pop_back();
-    } else if (ev == E::key && !keys.empty() && dup.empty()) {
-      const std::string k = parsed.get<std::string>();
-      if (!keys.back().insert(k).second) dup = k;
-    }
-    return true;
-  };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text, cb);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, std::string("expected JSON, found: ") + e.what());
-  }
-  if (!dup.empty()) {
-    throw InputError(path,
-                     "expected each key once in an object, found \"" + excerpt(dup) + "\" twice");
-  }
-  return j;
-}
-
 JobState read_checkpoint(const std::string& path, CheckpointRun* run) {
-  return checkpoint_from_json(parse_json_unique_keys(read_file(path), path), path, run);
+  return checkpoint_from_json(read_json_file(path), path, run);
 }
 
 }  // namespace cubex

@@ -38,7 +38,5 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
                               CheckpointRun* run = nullptr);
 TreeIdentity tree_identity_from_json(const nlohmann::json& j, const std::string& path,
                                      const std::string& where);
-// Parses JSON text, refusing duplicate keys (InputError naming the key's place).
-nlohmann::json parse_json_unique_keys(const std::string& text, const std::string& path);
 
 }  // namespace cubex
