@@ -1,7 +1,7 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
 //   build/cubex_schedule [--units N] [--latency-us L] FILE...
-//   build/cubex_schedule --eta FILE...
+//   build/cubex_schedule --eta [--threads T] FILE...
 //
 // For each Knuth-format FILE it cuts the search tree into N consecutive spans (SearchJob::cut,
 // default 65,536), searches every span alone on one thread and records its work (nodes and CPU
@@ -13,11 +13,15 @@
 // The finest grain of the replay is one span of the cut, so the figures are a lower bound where a
 // single span is large.
 //
-// --eta: how good the progress line's estimate of the time left is. Each FILE is searched on one
-// thread with a progress report every 0.05 s; at the first report past 10%, 50% and 90% of the
-// tree (by the estimate) the predicted time left is compared with the time the run then really
-// took; the table gives the relative error.
+// --eta: how good the progress line's estimates are. Each FILE is searched (one thread unless
+// --threads) with a progress report every 0.05 s. The reports at 10%, 50% and 90% of the run's
+// time give the relative error of the predicted time left (against the time the run then really
+// took) and of the nodes left that the reported fraction stands for (nodes searched x (1 - f) / f,
+// against the nodes the run then really searched); the last column is the worst of either over
+// the reports from 10% to 90% of the run. The time depends on the machine's load as well (the
+// rate of the run so far is assumed to go on); the nodes do not.
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -76,38 +80,61 @@ Sim simulate(const std::vector<double>& work, unsigned workers, double cost) {
   return out;
 }
 
-int eta_table(const std::vector<std::string>& files) {
-  std::printf("| file | run (s) | error at 10%% | at 50%% | at 90%% |\n|---|---|---|---|---|\n");
+int eta_table(const std::vector<std::string>& files, unsigned threads) {
+  std::printf(
+      "| file | run (s) | at 10%% of the run: time left / nodes left | at 50%% | at 90%% | worst, "
+      "10%%-90%% |\n|---|---|---|---|---|---|\n");
   for (const std::string& f : files) {
     const cubex::KnuthFile kf = cubex::read_knuth_file(f);
     cubex::SearchJob job(kf.problem);
     struct Mark {
-      double fraction, elapsed, eta;
+      double elapsed, eta, fraction, nodes;
     };
     std::vector<Mark> marks;
     cubex::JobOptions opt;
-    opt.threads = 1;
+    opt.threads = threads;
     opt.progress_seconds = 0.05;
     opt.on_progress = [&](const cubex::JobProgress& p) {
-      marks.push_back({p.fraction, p.elapsed, p.eta});
+      marks.push_back({p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes)});
     };
     const cubex::JobResult r = job.run(opt);
+    const double total = r.seconds, nodes = static_cast<double>(r.counts.nodes);
+    // Relative errors of the time left and of the nodes left the fraction stands for.
+    auto time_error = [&](const Mark& m) { return (m.eta - (total - m.elapsed)) / (total - m.elapsed); };
+    auto node_error = [&](const Mark& m) {
+      const double left = nodes - m.nodes;
+      return (m.nodes * (1 - m.fraction) / m.fraction - left) / left;
+    };
+    auto usable = [&](const Mark& m) {
+      return m.eta >= 0 && m.fraction > 0 && m.elapsed < total && m.nodes < nodes;
+    };
     std::string row = f.substr(f.find_last_of('/') + 1);
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " | %.2f", r.seconds);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " | %.2f", total);
     row += buf;
     for (double at : {0.1, 0.5, 0.9}) {
       auto m = std::find_if(marks.begin(), marks.end(),
-                            [&](const Mark& k) { return k.fraction >= at && k.eta >= 0; });
+                            [&](const Mark& k) { return k.elapsed >= at * total && usable(k); });
       if (m == marks.end()) {
         row += " | -";
         continue;
       }
-      const double actual = r.seconds - m->elapsed;
-      std::snprintf(buf, sizeof buf, " | %+.0f%% (%.2f s vs %.2f s)",
-                    actual > 0 ? 100 * (m->eta - actual) / actual : 0.0, m->eta, actual);
+      std::snprintf(buf, sizeof buf, " | %+.0f%% (%.2f s vs %.2f s) / %+.0f%%", 100 * time_error(*m),
+                    m->eta, total - m->elapsed, 100 * node_error(*m));
       row += buf;
     }
+    double worst_time = 0, worst_nodes = 0;
+    for (const Mark& m : marks) {
+      if (m.elapsed < 0.1 * total || m.elapsed > 0.9 * total) continue;
+      if (!usable(m)) {
+        worst_time = worst_nodes = 1e9;  // no estimate at all
+        continue;
+      }
+      if (std::abs(time_error(m)) > std::abs(worst_time)) worst_time = time_error(m);
+      if (std::abs(node_error(m)) > std::abs(worst_nodes)) worst_nodes = node_error(m);
+    }
+    std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%", 100 * worst_time, 100 * worst_nodes);
+    row += buf;
     std::printf("| %s |\n", row.c_str());
     std::fflush(stdout);
   }
@@ -121,9 +148,12 @@ int main(int argc, char** argv) {
   double latency_us = 50;
   std::vector<std::string> files;
   bool eta = false;
+  unsigned threads = 1;
   for (int k = 1; k < argc; ++k) {
     if (!std::strcmp(argv[k], "--eta")) {
       eta = true;
+    } else if (!std::strcmp(argv[k], "--threads") && k + 1 < argc) {
+      threads = static_cast<unsigned>(std::stoul(argv[++k]));
     } else if (!std::strcmp(argv[k], "--units") && k + 1 < argc) {
       units = static_cast<std::uint32_t>(std::stoul(argv[++k]));
     } else if (!std::strcmp(argv[k], "--latency-us") && k + 1 < argc) {
@@ -133,10 +163,10 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) {
-    std::fprintf(stderr, "usage: cubex_schedule [--units N] [--latency-us L] | --eta FILE...\n");
+    std::fprintf(stderr, "usage: cubex_schedule [--units N] [--latency-us L] | --eta [--threads T] FILE...\n");
     return 2;
   }
-  if (eta) return eta_table(files);
+  if (eta) return eta_table(files, threads);
   std::printf(
       "| file | spans | largest span | work (s) | 2 | 16 | 64 | 1,024 | 64, +%g us | 1,024, +%g us "
       "|\n",
