@@ -1,7 +1,7 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
 //   build/cubex_schedule [--units N] [--latency-us L] FILE...
-//   build/cubex_schedule --eta [--threads T] FILE...
+//   build/cubex_schedule --eta [--threads T] [--repeat N] FILE...
 //
 // For each Knuth-format FILE it cuts the search tree into N consecutive spans (SearchJob::cut,
 // default 65,536), searches every span alone on one thread and records its work (nodes and CPU
@@ -18,11 +18,12 @@
 // time give the relative error of the predicted time left (against the time the run then really
 // took) and of the nodes left that the reported fraction stands for (nodes searched x (1 - f) / f,
 // against the nodes the run then really searched); the last column is the worst of either over
-// the reports from 10% to 90% of the run. The time depends on the machine's load as well (the
-// rate of the run so far is assumed to go on); the nodes do not.
+// the reports from 10% to 90% of the run. With --repeat N each file is searched N times and each
+// cell is the median error (by size). The time depends on the machine's load as well (the rate
+// of the run so far is assumed to go on); the nodes do not.
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <queue>
@@ -80,60 +81,90 @@ Sim simulate(const std::vector<double>& work, unsigned workers, double cost) {
   return out;
 }
 
-int eta_table(const std::vector<std::string>& files, unsigned threads) {
+// One run of --eta: the errors at 10%, 50% and 90% of the run (time left, nodes left) and the
+// worst of each from 10% to 90%.
+struct EtaRun {
+  double seconds = 0;
+  double time[3] = {0, 0, 0}, nodes[3] = {0, 0, 0};
+  double worst_time = 0, worst_nodes = 0;
+};
+
+EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
+  struct Mark {
+    double elapsed, eta, fraction, nodes;
+  };
+  std::vector<Mark> marks;
+  cubex::JobOptions opt;
+  opt.threads = threads;
+  opt.progress_seconds = 0.05;
+  opt.on_progress = [&](const cubex::JobProgress& p) {
+    marks.push_back({p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes)});
+  };
+  const cubex::JobResult r = job.run(opt);
+  const double total = r.seconds, nodes = static_cast<double>(r.counts.nodes);
+  // Relative errors of the time left and of the nodes left the fraction stands for.
+  auto time_error = [&](const Mark& m) {
+    return (m.eta - (total - m.elapsed)) / (total - m.elapsed);
+  };
+  auto node_error = [&](const Mark& m) {
+    const double left = nodes - m.nodes;
+    return (m.nodes * (1 - m.fraction) / m.fraction - left) / left;
+  };
+  auto usable = [&](const Mark& m) {
+    return m.eta >= 0 && m.fraction > 0 && m.elapsed < total && m.nodes < nodes;
+  };
+  EtaRun out;
+  out.seconds = total;
+  const double at[3] = {0.1, 0.5, 0.9};
+  for (int k = 0; k < 3; ++k) {
+    auto m = std::find_if(marks.begin(), marks.end(),
+                          [&](const Mark& x) { return x.elapsed >= at[k] * total && usable(x); });
+    out.time[k] = m == marks.end() ? NAN : time_error(*m);
+    out.nodes[k] = m == marks.end() ? NAN : node_error(*m);
+  }
+  for (const Mark& m : marks) {
+    if (m.elapsed < 0.1 * total || m.elapsed > 0.9 * total) continue;
+    if (!usable(m)) {
+      out.worst_time = out.worst_nodes = NAN;  // no estimate at all
+      break;
+    }
+    if (std::abs(time_error(m)) > std::abs(out.worst_time)) out.worst_time = time_error(m);
+    if (std::abs(node_error(m)) > std::abs(out.worst_nodes)) out.worst_nodes = node_error(m);
+  }
+  return out;
+}
+
+int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned repeat) {
   std::printf(
       "| file | run (s) | at 10%% of the run: time left / nodes left | at 50%% | at 90%% | worst, "
       "10%%-90%% |\n|---|---|---|---|---|---|\n");
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
+    return v[v.size() / 2];  // by size: the middle error
+  };
   for (const std::string& f : files) {
     const cubex::KnuthFile kf = cubex::read_knuth_file(f);
     cubex::SearchJob job(kf.problem);
-    struct Mark {
-      double elapsed, eta, fraction, nodes;
-    };
-    std::vector<Mark> marks;
-    cubex::JobOptions opt;
-    opt.threads = threads;
-    opt.progress_seconds = 0.05;
-    opt.on_progress = [&](const cubex::JobProgress& p) {
-      marks.push_back({p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes)});
-    };
-    const cubex::JobResult r = job.run(opt);
-    const double total = r.seconds, nodes = static_cast<double>(r.counts.nodes);
-    // Relative errors of the time left and of the nodes left the fraction stands for.
-    auto time_error = [&](const Mark& m) { return (m.eta - (total - m.elapsed)) / (total - m.elapsed); };
-    auto node_error = [&](const Mark& m) {
-      const double left = nodes - m.nodes;
-      return (m.nodes * (1 - m.fraction) / m.fraction - left) / left;
-    };
-    auto usable = [&](const Mark& m) {
-      return m.eta >= 0 && m.fraction > 0 && m.elapsed < total && m.nodes < nodes;
+    std::vector<EtaRun> runs;
+    for (unsigned k = 0; k < repeat; ++k) runs.push_back(eta_run(job, threads));
+    auto cell = [&](auto get) {
+      std::vector<double> v;
+      for (const EtaRun& r : runs) v.push_back(get(r));
+      return median(v);
     };
     std::string row = f.substr(f.find_last_of('/') + 1);
     char buf[96];
-    std::snprintf(buf, sizeof buf, " | %.2f", total);
+    std::snprintf(buf, sizeof buf, " | %.2f", cell([](const EtaRun& r) { return r.seconds; }));
     row += buf;
-    for (double at : {0.1, 0.5, 0.9}) {
-      auto m = std::find_if(marks.begin(), marks.end(),
-                            [&](const Mark& k) { return k.elapsed >= at * total && usable(k); });
-      if (m == marks.end()) {
-        row += " | -";
-        continue;
-      }
-      std::snprintf(buf, sizeof buf, " | %+.0f%% (%.2f s vs %.2f s) / %+.0f%%", 100 * time_error(*m),
-                    m->eta, total - m->elapsed, 100 * node_error(*m));
+    for (int k = 0; k < 3; ++k) {
+      std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%",
+                    100 * cell([k](const EtaRun& r) { return r.time[k]; }),
+                    100 * cell([k](const EtaRun& r) { return r.nodes[k]; }));
       row += buf;
     }
-    double worst_time = 0, worst_nodes = 0;
-    for (const Mark& m : marks) {
-      if (m.elapsed < 0.1 * total || m.elapsed > 0.9 * total) continue;
-      if (!usable(m)) {
-        worst_time = worst_nodes = 1e9;  // no estimate at all
-        continue;
-      }
-      if (std::abs(time_error(m)) > std::abs(worst_time)) worst_time = time_error(m);
-      if (std::abs(node_error(m)) > std::abs(worst_nodes)) worst_nodes = node_error(m);
-    }
-    std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%", 100 * worst_time, 100 * worst_nodes);
+    std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%",
+                  100 * cell([](const EtaRun& r) { return r.worst_time; }),
+                  100 * cell([](const EtaRun& r) { return r.worst_nodes; }));
     row += buf;
     std::printf("| %s |\n", row.c_str());
     std::fflush(stdout);
@@ -148,10 +179,12 @@ int main(int argc, char** argv) {
   double latency_us = 50;
   std::vector<std::string> files;
   bool eta = false;
-  unsigned threads = 1;
+  unsigned threads = 1, repeat = 1;
   for (int k = 1; k < argc; ++k) {
     if (!std::strcmp(argv[k], "--eta")) {
       eta = true;
+    } else if (!std::strcmp(argv[k], "--repeat") && k + 1 < argc) {
+      repeat = std::max(1u, static_cast<unsigned>(std::stoul(argv[++k])));
     } else if (!std::strcmp(argv[k], "--threads") && k + 1 < argc) {
       threads = static_cast<unsigned>(std::stoul(argv[++k]));
     } else if (!std::strcmp(argv[k], "--units") && k + 1 < argc) {
@@ -163,10 +196,12 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) {
-    std::fprintf(stderr, "usage: cubex_schedule [--units N] [--latency-us L] | --eta [--threads T] FILE...\n");
+    std::fprintf(stderr,
+                 "usage: cubex_schedule [--units N] [--latency-us L] | --eta [--threads T] "
+                 "[--repeat N] FILE...\n");
     return 2;
   }
-  if (eta) return eta_table(files, threads);
+  if (eta) return eta_table(files, threads, repeat);
   std::printf(
       "| file | spans | largest span | work (s) | 2 | 16 | 64 | 1,024 | 64, +%g us | 1,024, +%g us "
       "|\n",

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <ctime>
 
 #include "engine.hpp"
@@ -20,7 +18,9 @@ double cpu_now() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
-double since(double t0) { return cpu_now() - t0; }
+double since(double t0) {
+  return cpu_now() - t0;
+}
 
 struct Collect {
   std::vector<std::uint32_t>* paths;
@@ -39,8 +39,8 @@ TreePath FrontierEstimate::node(std::size_t k) const {
   return TreePath(at, at + depth_);
 }
 
-bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left,
-                             std::size_t target, double seconds, std::uint32_t from_depth) {
+bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, std::size_t target,
+                             double seconds, std::uint32_t from_depth) {
   const double t0 = cpu_now();
   std::size_t deepest_begin = 0;
   for (const TreeSpan& s : left) deepest_begin = std::max(deepest_begin, s.begin.size());
@@ -71,7 +71,8 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left,
     }
     if (c.count == 0 && d >= deepest_begin) break;  // the tree ends above depth d
     level_seconds_ = since(level_start);
-    growth_ = count_ ? std::max(1.0, static_cast<double>(c.count) / static_cast<double>(count_)) : 4.0;
+    growth_ =
+        count_ ? std::max(1.0, static_cast<double>(c.count) / static_cast<double>(count_)) : 4.0;
     depth_ = d;
     count_ = c.count;
     paths_ = std::move(paths);
@@ -129,7 +130,8 @@ std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>
     // have subtrees of similar size, so this is a stratified sample).
     phase_ += 0.6180339887498949;
     phase_ -= std::floor(phase_);
-    std::size_t r = std::min(total - 1, static_cast<std::size_t>(phase_ * static_cast<double>(total)));
+    std::size_t r =
+        std::min(total - 1, static_cast<std::size_t>(phase_ * static_cast<double>(total)));
     std::size_t k = 0;
     for (const auto& [lo, hi] : rs) {
       if (r < hi - lo) {
@@ -185,8 +187,6 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
     const double diff = (done_mean - m) * (done_mean - m);
     const double w = diff <= var ? 1.0 : var / diff;
     mean = w * done_mean + (1 - w) * m;
-    if (std::getenv("CUBEX_ETA_DEBUG"))
-      std::fprintf(stderr, "est n %.0f m %.1f se %.1f done %.1f w %.2f F %zu\n", n, m, std::sqrt(var), done_mean, w, res.left);
   }
   // Spans that start inside a frontier node's subtree: about half of it is left.
   std::size_t partial = 0;

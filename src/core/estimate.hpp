@@ -32,8 +32,8 @@ class FrontierEstimate {
   // `from_depth` + 1, ... until one has `target` nodes or more, or `seconds` of CPU time are
   // spent (the deepest listed is kept, its samples start afresh), or the tree ends. Returns
   // whether a new frontier was listed.
-  bool build(Engine& engine, const std::vector<TreeSpan>& left, std::size_t target,
-             double seconds, std::uint32_t from_depth = 1);
+  bool build(Engine& engine, const std::vector<TreeSpan>& left, std::size_t target, double seconds,
+             std::uint32_t from_depth = 1);
   bool built() const { return depth_ > 0; }
   std::uint32_t depth() const { return depth_; }
   std::size_t size() const { return count_; }
@@ -43,9 +43,9 @@ class FrontierEstimate {
   std::size_t sample(Engine& engine, const std::vector<TreeSpan>& left, double seconds);
 
   struct Result {
-    double nodes = -1;       // estimated nodes in `left` (-1: not known)
-    std::size_t left = 0;    // frontier nodes in `left`
-    std::size_t samples = 0; // samples behind the mean (those inside `left`)
+    double nodes = -1;        // estimated nodes in `left` (-1: not known)
+    std::size_t left = 0;     // frontier nodes in `left`
+    std::size_t samples = 0;  // samples behind the mean (those inside `left`)
   };
   // `left` must lie within the spans listed (the work left only shrinks). `done_mean`: the
   // measured mean size of the frontier subtrees finished (< 0: not known), a weak prior.

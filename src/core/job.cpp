@@ -11,11 +11,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cinttypes>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -596,10 +595,10 @@ JobProgress JobRunner::progress() {  // under mu_
   // gives more for the same time).
   constexpr double kShare = 0.02, kStart = 0.05;
   const bool build = !spans.empty() && !frontier_tried_;
-  double budget = spans.empty() ? 0
-                                : kShare * before + std::min(kStart, 0.1 * before) -
-                                      frontier_.seconds() -
-                                      (frontier_.build_seconds() - first_listing_seconds_);
+  double budget = spans.empty()
+                      ? 0
+                      : kShare * before + std::min(kStart, 0.1 * before) - frontier_.seconds() -
+                            (frontier_.build_seconds() - first_listing_seconds_);
   const bool deepen = !build && frontier_.built() && budget > 0 &&
                       frontier_.size() < (std::size_t{1} << 18) &&
                       4 * samples_left_ >= frontier_left_;
@@ -653,7 +652,8 @@ JobProgress JobRunner::progress() {  // under mu_
     // The mean size of the frontier subtrees finished since the listing (a weak prior).
     const std::size_t in_left = frontier_.count_left(spans);
     const double finished = static_cast<double>(frontier_size_ - std::min(frontier_size_, in_left));
-    const double mean = finished >= 1 ? static_cast<double>(now - frontier_at_nodes_) / finished : -1;
+    const double mean =
+        finished >= 1 ? static_cast<double>(now - frontier_at_nodes_) / finished : -1;
     const auto r = frontier_.nodes(spans, mean);
     rest = r.nodes;
     samples_left_ = r.samples;
@@ -681,10 +681,6 @@ JobProgress JobRunner::progress() {  // under mu_
   }
   left_estimate_ = rest;
   left_at_nodes_ = now;
-  if (std::getenv("CUBEX_ETA_DEBUG"))
-    std::fprintf(stderr, "dbg run %.3f est %.3f build %.3f depth %u F %zu samples %zu rest %.0f now %llu\n", run,
-                 frontier_.seconds(), frontier_.build_seconds(), frontier_.depth(), frontier_.size(), frontier_.samples(), rest,
-                 (unsigned long long)now);
   const double done = static_cast<double>(base_.counts.nodes + now);
   const double fraction = done + rest > 0 ? done / (done + rest) : 0;
   shown_fraction_ = std::clamp(std::max(shown_fraction_, fraction), 0.0, 1.0);
