@@ -294,7 +294,8 @@ class JobRunner {
   double prior_gain_ = -1;           // resumed: the saved estimate over this run's first one
   std::size_t prior_samples_ = 0;    // samples drawn when prior_gain_ was set
   double shown_fraction_ = 0;
-  std::pair<double, std::uint64_t> rate_from_{0.0, 0};  // (seconds, searched) after the listing
+  // (seconds, nodes searched) at the first report and at the one after the listing (-1: none)
+  std::pair<double, std::uint64_t> rate_start_{0.0, 0}, rate_from_{-1.0, 0};
 };
 
 bool JobRunner::give(void* ctx, TreeSpan&& span) {
@@ -589,6 +590,12 @@ JobProgress JobRunner::progress() {  // under mu_
   };
   std::vector<TreeSpan> spans = left();
   const double before = elapsed();
+  // The rate is measured between reports (the threads have just set their work aside, so the
+  // nodes are up to date): before the first listing of the frontier, then from the report after
+  // it (the listing slows the search, on a busy machine much).
+  const std::pair<double, std::uint64_t> mark{before, searched_.nodes};
+  if (!frontier_tried_) rate_start_ = mark;
+  if (rate_from_.first < 0 && frontier_tried_) rate_from_ = mark;
   // The estimate's CPU time (on this thread): the first listing of the frontier (at most 0.05 s),
   // then 2% of the elapsed time plus 0.05 s (10% of the elapsed time at first) for samples and
   // for deeper listings (once the samples cover a quarter of the frontier left, a finer frontier
@@ -627,7 +634,6 @@ JobProgress JobRunner::progress() {  // under mu_
     }
     mu_.lock();
     frontier_tried_ = true;
-    if (build) rate_from_ = {elapsed(), searched_.nodes};
     if (listed) {
       frontier_at_nodes_ = listed_at;
       frontier_size_ = frontier_.size();
@@ -685,15 +691,18 @@ JobProgress JobRunner::progress() {  // under mu_
   const double fraction = done + rest > 0 ? done / (done + rest) : 0;
   shown_fraction_ = std::clamp(std::max(shown_fraction_, fraction), 0.0, 1.0);
   p.fraction = shown_fraction_;
-  // The rate: this run's since the first listing of the frontier (it slows the start), or since
-  // the start while that is short; and starting from the runs' before (a resumed run has little
-  // of its own).
-  std::pair<double, std::uint64_t> from = rate_from_;
-  if (run - from.first < 0.25 * run) from = {0.0, 0};
+  // The rate (see above), starting from the runs' before (a resumed run has little of its own).
+  double nodes = static_cast<double>(mark.second), secs = mark.first;
+  if (rate_from_.first >= 0 && mark.first - rate_from_.first >= std::max(0.02, 0.1 * mark.first)) {
+    nodes = static_cast<double>(mark.second - rate_from_.second);
+    secs = mark.first - rate_from_.first;
+  } else if (rate_start_.second > 0) {
+    nodes = static_cast<double>(rate_start_.second);
+    secs = rate_start_.first;
+  }
   const double mix = base_.seconds > 0 ? std::exp(-run / 5.0) : 0.0;
-  const double nodes =
-      static_cast<double>(now - from.second) + mix * static_cast<double>(base_.counts.nodes);
-  const double secs = run - from.first + mix * base_.seconds;
+  nodes += mix * static_cast<double>(base_.counts.nodes);
+  secs += mix * base_.seconds;
   if (nodes > 0 && secs > 0) p.eta = rest / (nodes / secs);
   return p;
 }
