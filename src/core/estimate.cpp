@@ -180,12 +180,12 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
   } else {
     // Two means: the samples' (of the nodes left, unbiased, but few and of a heavy-tailed size)
     // and the finished subtrees' (exact, but of other nodes). The latter is taken as far as it
-    // agrees with the samples: wholly where the difference is within two standard errors (the
-    // samples' spread is itself uncertain), less and less the further beyond that it lies.
+    // agrees with the samples: wholly where the difference is within their standard error, less
+    // and less the further beyond it the difference lies.
     const double m = sum / n;
     const double var = std::max(0.0, squares / n - m * m) / (n - 1);  // of the samples' mean
     const double diff = (done_mean - m) * (done_mean - m);
-    const double w = diff <= 4 * var ? 1.0 : 4 * var / diff;
+    const double w = diff <= var ? 1.0 : var / diff;
     mean = w * done_mean + (1 - w) * m;
   }
   // Spans that start inside a frontier node's subtree: about half of it is left.

@@ -1,20 +1,24 @@
 // The progress estimate of a search job (job.hpp): how many nodes of the search tree are left.
 //
-// The work left is a set of spans (intervals of the depth-first line of nodes). Once, the nodes
-// at a depth D of those spans are listed (the frontier; D is the first depth with at least
-// `target` nodes, as far as a time budget allows). Every node below the frontier lies in the
-// subtree of one frontier node, so the nodes left are about
+// The work left is a set of spans (intervals of the depth-first line of nodes). The nodes at a
+// depth D of those spans are listed (the frontier; D is the first depth with at least `target`
+// nodes, as far as a time budget allows; the caller lists a deeper one later when the samples
+// cover much of it). Every node below the frontier lies in the subtree of one frontier node, so
+// the nodes left are about
 //     (frontier nodes left) x (mean size of a frontier node's subtree) + (shallower nodes left),
 // where the frontier nodes left are counted exactly (the list is in tree order) and the mean
-// size comes from samples: frontier nodes left, drawn at random and searched to the end on a
-// clone of the engine. A sample stays valid while its node is left; the mean is taken over the
-// samples still left, which is what makes the estimate follow a tree whose late subtrees are
-// heavier than its early ones (Knuth-style shares of the tree, or the mean of the subtrees
-// searched so far, are both far off there: bedlam_sym's last tenth holds its heaviest subtrees).
-// Samples cost real search work, so the caller spends a small share of the elapsed time on them.
+// size comes from samples: frontier nodes left, spread evenly over them and searched to the end
+// on a clone of the engine. A sample stays valid while its node is left, and the mean is taken
+// over the samples still left; that is what makes the estimate follow a tree whose late subtrees
+// are heavier than its early ones, where Knuth-style shares of the tree (each child of a node
+// weighing the same) and the mean of the subtrees searched so far are both far off (bedlam_sym's
+// last tenth holds its heaviest subtrees). The mean of the subtrees finished, which the caller
+// measures, steadies the start while it agrees with the samples. Samples cost real search work:
+// the caller spends a small share of the elapsed time on them.
 //
 // On a tree whose frontier subtrees all have one size (e.g. a uniform tree) the estimate is
-// exact up to the shallow nodes (the share of them left is taken as the share of the frontier).
+// exact up to the shallow nodes (the share of them left is taken as the share of the frontier)
+// and half a frontier subtree per span that starts inside one.
 #pragma once
 
 #include <cstdint>
