@@ -892,8 +892,9 @@ TEST(InteropStl, RenderBevelsVoxelPiecesAndHappyCubePlates) {
 TEST(InteropStl, RenderRefusesABevelOutOfRange) {
   TempDir dir;
   const std::string soma = vxtest::shipped("soma.json");
-  for (const std::string args : {" --bevel -0.5", " --bevel 4.9", " --bevel 7",
-                                 " --unit 4 --gap 1 --bevel 1.5", " --bevel nan"}) {
+  for (const std::string args :
+       {" --bevel -0.5", " --bevel 4.9", " --bevel 7", " --unit 4 --gap 1 --bevel 1.5",
+        " --bevel nan", " --bevel 0.005"}) {
     const auto r = run_cubex("render '" + soma + "' --stl '" + dir / "stl" + "'" + args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("--bevel"), std::string::npos) << r.output;

@@ -72,7 +72,7 @@ int cmd_render(const std::vector<std::string>& args) {
      "piece shrinks by half of it on every side")
     ("bevel", po::value(&stl.bevel),
      "STL: chamfer the pieces' convex edges by MM, at 45 degrees (default 0: sharp edges; "
-     "less than (unit - gap) / 2); concave edges stay sharp")
+     "else 0.01 or more and less than (unit - gap) / 2); concave edges stay sharp")
     ("symmetry", po::value(&symmetry),
      "auto (default): one solution per class of solutions that are turned or mirrored copies of "
      "each other, as 'cubex solve' counts them; rotations: classes under rotations only; none: "
@@ -90,10 +90,12 @@ int cmd_render(const std::vector<std::string>& args) {
     throw UsageError("expected --unit between 0 and 1000 mm");
   if (!stl_dir.empty() && !(stl.gap > 0 && stl.gap < stl.unit))
     throw UsageError("expected --gap greater than 0 and less than --unit");
-  if (!stl_dir.empty() && !(stl.bevel >= 0 && stl.bevel < render::max_bevel(stl.unit, stl.gap))) {
+  if (!stl_dir.empty() && stl.bevel != 0 &&
+      !(stl.bevel >= render::kMinBevel && stl.bevel < render::max_bevel(stl.unit, stl.gap))) {
     std::ostringstream msg;
-    msg << "expected --bevel at least 0 and less than " << render::max_bevel(stl.unit, stl.gap)
-        << " mm (half of --unit minus --gap), found " << stl.bevel;
+    msg << "expected --bevel 0 (sharp edges) or at least " << render::kMinBevel << " and less than "
+        << render::max_bevel(stl.unit, stl.gap) << " mm (half of --unit minus --gap), found "
+        << stl.bevel;
     throw UsageError(msg.str());
   }
   if (k == 0) throw UsageError("--solution counts from 1, found 0");
