@@ -5,6 +5,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <stdexcept>
 
 namespace cubex::render {
@@ -87,6 +89,134 @@ void emit(std::vector<Triangle>& out, std::array<double, 3> normal,
   t.v = tri;
   if (n[0] * normal[0] + n[1] * normal[1] + n[2] * normal[2] < 0) std::swap(t.v[1], t.v[2]);
   out.push_back(t);
+}
+
+// Fewer triangles, the same surface: removes vertices that lie inside a flat region (all their
+// triangles in one plane) or on a straight crease between two planes, by moving them onto a
+// neighbour (an edge collapse). A collapse is made only when it keeps the mesh a closed,
+// oriented 2-manifold and every triangle in its plane: the neighbour lies in all the planes of
+// the vertex's triangles (so the new triangles lie in the old planes), no new triangle is turned
+// over or flat, and the two vertices share no neighbours but the two across their edge (the
+// link condition: no edge is made twice).
+std::vector<Triangle> simplify(const std::vector<Triangle>& mesh) {
+  using P = std::array<double, 3>;
+  std::map<P, int> ids;
+  std::vector<P> pts;
+  struct Tri {
+    std::array<int, 3> v;
+    P normal;
+    bool alive = true;
+  };
+  std::vector<Tri> tris;
+  for (const Triangle& t : mesh) {
+    Tri x;
+    x.normal = t.normal;
+    for (int i = 0; i < 3; ++i) {
+      auto [it, fresh] = ids.emplace(t.v[std::size_t(i)], int(pts.size()));
+      if (fresh) pts.push_back(t.v[std::size_t(i)]);
+      x.v[std::size_t(i)] = it->second;
+    }
+    tris.push_back(x);
+  }
+  std::vector<std::vector<int>> around(pts.size());  // a vertex's live triangles
+  for (std::size_t t = 0; t < tris.size(); ++t)
+    for (int v : tris[t].v) around[std::size_t(v)].push_back(int(t));
+  auto ring = [&](int v) {
+    std::vector<int> r;
+    for (int t : around[std::size_t(v)])
+      for (int x : tris[std::size_t(t)].v)
+        if (x != v) r.push_back(x);
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+    return r;
+  };
+  auto sub = [](const P& a, const P& b) { return P{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
+  auto cross = [](const P& a, const P& b) {
+    return P{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  };
+  auto dot = [](const P& a, const P& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+  // The normals of the triangles on edge (v, x).
+  auto edge_normals = [&](int v, int x) {
+    std::vector<P> ns;
+    for (int t : around[std::size_t(v)]) {
+      const auto& tv = tris[std::size_t(t)].v;
+      if (tv[0] == x || tv[1] == x || tv[2] == x) ns.push_back(tris[std::size_t(t)].normal);
+    }
+    return ns;
+  };
+  auto try_collapse = [&](int v, int w) {
+    // No new triangle turned over or flat.
+    for (int t : around[std::size_t(v)]) {
+      const Tri& tr = tris[std::size_t(t)];
+      if (tr.v[0] == w || tr.v[1] == w || tr.v[2] == w) continue;
+      P q[3];
+      for (int i = 0; i < 3; ++i)
+        q[i] = pts[std::size_t(tr.v[std::size_t(i)] == v ? w : tr.v[std::size_t(i)])];
+      const P e1 = sub(q[1], q[0]), e2 = sub(q[2], q[0]);
+      const double area = dot(cross(e1, e2), tr.normal);
+      if (!(area > 1e-9 * std::sqrt(dot(e1, e1) * dot(e2, e2)))) return false;
+    }
+    // The link condition.
+    const std::vector<int> rv = ring(v), rw = ring(w);
+    std::vector<int> common;
+    std::set_intersection(rv.begin(), rv.end(), rw.begin(), rw.end(), std::back_inserter(common));
+    if (common.size() != 2) return false;
+    for (int t : around[std::size_t(v)]) {
+      Tri& tr = tris[std::size_t(t)];
+      if (tr.v[0] == w || tr.v[1] == w || tr.v[2] == w) {
+        tr.alive = false;
+        for (int x : tr.v) {
+          if (x == v) continue;
+          auto& a = around[std::size_t(x)];
+          a.erase(std::find(a.begin(), a.end(), t));
+        }
+      } else {
+        for (int& x : tr.v)
+          if (x == v) x = w;
+        around[std::size_t(w)].push_back(t);
+      }
+    }
+    around[std::size_t(v)].clear();
+    return true;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int v = 0; v < int(pts.size()); ++v) {
+      if (around[std::size_t(v)].empty()) continue;
+      std::vector<P> planes;
+      for (int t : around[std::size_t(v)]) {
+        const P& n = tris[std::size_t(t)].normal;
+        if (std::find(planes.begin(), planes.end(), n) == planes.end()) planes.push_back(n);
+      }
+      if (planes.size() > 2) continue;
+      std::vector<int> candidates;
+      for (int x : ring(v)) {
+        const std::vector<P> ns = edge_normals(v, x);
+        if (planes.size() == 1 || (ns.size() == 2 && ns[0] != ns[1])) candidates.push_back(x);
+      }
+      if (planes.size() == 2) {  // on a crease: exactly two crease edges, v between them
+        if (candidates.size() != 2 ||
+            !(dot(sub(pts[std::size_t(candidates[0])], pts[std::size_t(v)]),
+                  sub(pts[std::size_t(candidates[1])], pts[std::size_t(v)])) < 0))
+          continue;
+      }
+      for (int w : candidates) {
+        if (try_collapse(v, w)) {
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  std::vector<Triangle> out;
+  for (const Tri& t : tris) {
+    if (!t.alive) continue;
+    Triangle x;
+    x.normal = t.normal;
+    for (int i = 0; i < 3; ++i) x.v[std::size_t(i)] = pts[std::size_t(t.v[std::size_t(i)])];
+    out.push_back(x);
+  }
+  return out;
 }
 
 std::vector<Triangle> bevelled_mesh(std::span<const Vec3> cells, Vec3 lo, Vec3 hi,
@@ -254,7 +384,7 @@ std::vector<Triangle> bevelled_mesh(std::span<const Vec3> cells, Vec3 lo, Vec3 h
           }
         }
       }
-  return out;
+  return simplify(out);
 }
 
 }  // namespace

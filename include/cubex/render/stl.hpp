@@ -12,7 +12,8 @@
 // sharp solid's do (the outer extents do not change), each convex edge is cut at 45 degrees
 // b mm back along both faces, each convex corner by a triangle, concave edges (the inside of an
 // L) stay sharp, and it lies inside the sharp solid, so pieces stay `gap` apart. The surface is
-// built on the grid cut at k*unit +- gap/2 and k*unit +- (gap/2 + b) (docs/interop.md).
+// built on the grid cut at k*unit +- gap/2 and k*unit +- (gap/2 + b), then the strips of flat
+// faces and chamfers that grid makes are merged (docs/interop.md).
 #pragma once
 
 #include <array>
