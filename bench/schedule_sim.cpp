@@ -1,34 +1,392 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
-//   build/cubex_schedule [--units N] [--latency-us L] FILE...
+//   build/cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--workers 2,16,64,1024]
+//                        [--seed S] FILE...
+//   build/cubex_schedule --units N [--latency-us L] FILE...     (the old fixed-cut replay)
 //   build/cubex_schedule --eta FILE...
 //
-// For each Knuth-format FILE it cuts the search tree into N consecutive spans (SearchJob::cut,
-// default 65,536), searches every span alone on one thread and records its work (nodes and CPU
-// seconds). It then replays the scheduler of cubex/core/job.hpp for 2, 16, 64 and 1,024 workers:
-// one worker starts with the whole line of spans; an idle worker asks, and a busy one hands over
-// the later half of what it has left (the engine halves its untried children the same way); a
-// hand-over costs the replay of the spans' path plus `latency` (0 for threads; e.g. 50 us for one
-// message round trip between machines). Efficiency = work / (workers x makespan).
-// The finest grain of the replay is one span of the cut, so the figures are a lower bound where a
-// single span is large.
+// Measured. For each Knuth-format FILE the whole tree is searched once on this thread (its CPU
+// time is the one-worker time T). The tree is then measured as a hierarchy of pieces: the root's
+// children are searched one by one (each a span [path, next sibling) searched alone, its path
+// replayed first, SearchJob::search), and every piece whose CPU time exceeds T / G is measured
+// again as its children, recursively, until every piece left whole (a leaf) takes at most T / G
+// (or is 64 levels deep). The sum of the leaves' solutions must be the tree's solution count and
+// their nodes plus the pieces expanded the tree's node count, else the tool stops (exit 1).
+//
+// Modelled. The replay runs W workers over the measured pieces as the engine's scheduler does
+// (src/core/job.cpp, engine.hpp): worker 0 starts with the whole tree, the others idle. An idle
+// worker asks; the request reaches the busy workers L/2 later; one of those that has untried
+// pieces (chosen at random: in the engine, the first to poll its signal) gives the later half of
+// its untried children at its shallowest level (the engine's rule, applied to the levels the
+// hierarchy has) and loses C (building and sending the span); the span reaches the asker another
+// L/2 later. A leaf is never split, which the engine would do: a pessimism. Every leaf costs its
+// time searched alone, its path's replay included (in one continuous run it would not replay),
+// which pays for the replay of a handed-over span and more: a pessimism too.
+// Efficiency = T / (W x makespan).
+//
+// --units N: the replay of a fixed cut of N spans (SearchJob::cut), which cannot split a span (the
+// figures before the hierarchy above; kept for comparison).
 //
 // --eta: how good the progress line's estimate of the time left is. Each FILE is searched on one
 // thread with a progress report every 0.05 s; at the first report past 10%, 50% and 90% of the
 // tree (by the estimate) the predicted time left is compared with the time the run then really
 // took; the table gives the relative error.
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <queue>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "cubex/core/job.hpp"
+#include "cubex/error.hpp"
 #include "cubex/io/knuth.hpp"
 
 namespace {
+
+// CPU seconds of this thread: unlike wall time, not inflated by other processes on the machine.
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+struct Timed {
+  double sec = 0;
+  cubex::SolveStats st;
+};
+
+Timed timed_search(cubex::SearchJob& job, const cubex::TreeSpan& span) {
+  const double t0 = cpu_now();
+  Timed r;
+  r.st = job.search(span);
+  r.sec = cpu_now() - t0;
+  return r;
+}
+
+// The subtree of the node `path` (the whole tree for the root).
+cubex::TreeSpan subtree(const cubex::TreePath& path) {
+  cubex::TreeSpan s;
+  s.begin = path;
+  if (!path.empty()) {
+    s.end = path;
+    ++s.end.back();
+    s.to_end = false;
+  }
+  return s;
+}
+
+// ---- The measured hierarchy -----------------------------------------------------------------
+
+// The node `path` alone (entered, its item chosen, no child searched): a cheap probe of whether
+// the node exists, and for a node past the last child, of the time its parent's path replays in.
+cubex::TreeSpan node_only(const cubex::TreePath& path) {
+  cubex::TreeSpan s;
+  s.begin = path;
+  s.end = path;
+  s.end.push_back(0);
+  s.to_end = false;
+  return s;
+}
+
+struct Piece {
+  std::uint32_t first = 0, count = 0;  // its children (pieces first..first+count-1); 0: a leaf
+  double sec = 0;     // a leaf: CPU seconds of its subtree searched alone (path replayed first)
+  double replay = 0;  // expanded: CPU seconds of replaying its path (an empty probe below it)
+  std::uint64_t nodes = 0, solutions = 0;
+  double run = 0;  // a leaf: its cost in a continuous run (sec less the parent's replay)
+};
+
+struct Hierarchy {
+  // pieces[0] is a frame above the root with one child, pieces[1], the root (the whole tree).
+  std::vector<Piece> pieces;
+  double whole = 0;  // T: CPU seconds of one continuous search of the whole tree
+  std::uint64_t nodes = 0, solutions = 0;
+  double threshold = 0;  // pieces longer than this were measured again as smaller ones
+  std::size_t leaves = 0, expanded = 0, rounds = 0;
+  double run_sum = 0, largest = 0;  // continuous seconds of all leaves; seconds of the longest
+  double cost = 0;                  // CPU seconds the measuring took
+};
+
+// Measures the subtree of pieces[id] (the node `path`, `sec` seconds) again as smaller pieces.
+// To keep the cost near one search of the subtree per round, the levels below the node are first
+// listed with node_only() probes (a replay and one node each), down to the first level with about
+// 2 x sec / threshold nodes; only the nodes of that level are searched whole and timed, and those
+// still above the threshold go round again.
+void expand(cubex::SearchJob& job, Hierarchy& h, std::uint32_t id, const cubex::TreePath& path,
+            double sec) {
+  constexpr std::size_t kMaxDepth = 64;
+  const double target = std::max(2.0, 2 * sec / h.threshold);
+  struct Open {
+    std::uint32_t id;
+    cubex::TreePath path;
+  };
+  std::vector<Open> level{{id, path}}, next;
+  while (level.size() < target && !level.empty() && level[0].path.size() < kMaxDepth) {
+    next.clear();
+    for (Open& o : level) {
+      Piece& parent = h.pieces[o.id];
+      parent.first = static_cast<std::uint32_t>(h.pieces.size());
+      cubex::TreePath child = o.path;
+      child.push_back(0);
+      for (;; ++child.back()) {
+        const Timed t = timed_search(job, node_only(child));
+        if (t.st.nodes == 0) {  // past the last child: the time of replaying o.path
+          h.pieces[o.id].replay = t.sec;
+          break;
+        }
+        Piece c;  // a tree leaf (a solution or a dead end) unless it has children
+        c.sec = t.sec;
+        c.nodes = t.st.nodes;
+        c.solutions = t.st.solutions;
+        next.push_back({static_cast<std::uint32_t>(h.pieces.size()), child});
+        h.pieces.push_back(c);
+      }
+      Piece& p = h.pieces[o.id];
+      p.count = static_cast<std::uint32_t>(h.pieces.size()) - p.first;
+      if (p.count) ++h.expanded;
+    }
+    // Only nodes with children go on down; the others stay leaves, measured by their probe.
+    level.clear();
+    for (Open& o : next) {
+      const Piece& p = h.pieces[o.id];
+      if (p.solutions == 0) level.push_back(std::move(o));
+    }
+    if (level.size() >= target || level.empty() || level[0].path.size() >= kMaxDepth) break;
+  }
+  ++h.rounds;
+  // The nodes reached: searched whole and timed.
+  for (Open& o : level) {
+    Piece& p = h.pieces[o.id];
+    if (p.count) continue;
+    const Timed t = timed_search(job, subtree(o.path));
+    p.sec = t.sec;
+    p.nodes = t.st.nodes;
+    p.solutions = t.st.solutions;
+  }
+  for (Open& o : level) {
+    const Piece& p = h.pieces[o.id];
+    if (!p.count && p.sec > h.threshold && o.path.size() < kMaxDepth)
+      expand(job, h, o.id, o.path, p.sec);
+  }
+}
+
+Hierarchy measure(cubex::SearchJob& job, double grain) {
+  const double c0 = cpu_now();
+  Hierarchy h;
+  const Timed whole = timed_search(job, subtree({}));
+  h.whole = whole.sec;
+  h.nodes = whole.st.nodes;
+  h.solutions = whole.st.solutions;
+  h.threshold = h.whole / grain;
+  h.pieces.resize(2);
+  h.pieces[0].first = 1;
+  h.pieces[0].count = 1;
+  h.pieces[1].sec = whole.sec;
+  h.pieces[1].nodes = whole.st.nodes;
+  h.pieces[1].solutions = whole.st.solutions;
+  if (h.pieces[1].sec > h.threshold) expand(job, h, 1, {}, h.whole);
+  // A leaf's cost within a continuous run: its time alone less the replay of its parent's path
+  // (a handed-over span's first leaf is charged its whole time alone instead).
+  for (std::size_t k = 0; k < h.pieces.size(); ++k) {
+    const Piece& p = h.pieces[k];
+    for (std::uint32_t c = p.first; c < p.first + p.count; ++c) {
+      Piece& leaf = h.pieces[c];
+      if (!leaf.count) leaf.run = std::max(0.0, leaf.sec - p.replay);
+    }
+  }
+  h.pieces[1].run = h.pieces[1].count ? 0 : h.whole;
+  // Checks: the leaves hold every solution, and every node once (an expanded node is entered
+  // by none of its children's searches).
+  std::uint64_t nodes = 0, solutions = 0;
+  for (std::size_t k = 1; k < h.pieces.size(); ++k) {
+    const Piece& p = h.pieces[k];
+    if (p.count) continue;
+    ++h.leaves;
+    nodes += p.nodes;
+    solutions += p.solutions;
+    h.run_sum += p.run;
+    h.largest = std::max(h.largest, p.sec);
+  }
+  if (solutions != h.solutions || nodes + h.expanded != h.nodes) {
+    std::fprintf(stderr,
+                 "cubex_schedule: internal error: the pieces hold %llu solutions and %llu nodes, "
+                 "the whole tree %llu and %llu\n",
+                 static_cast<unsigned long long>(solutions),
+                 static_cast<unsigned long long>(nodes + h.expanded),
+                 static_cast<unsigned long long>(h.solutions),
+                 static_cast<unsigned long long>(h.nodes));
+    std::exit(1);
+  }
+  h.cost = cpu_now() - c0;
+  return h;
+}
+
+// ---- The scheduler replayed over the hierarchy -----------------------------------------------
+
+struct Replay {
+  double makespan = 0;
+  std::uint64_t handouts = 0;
+};
+
+class Scheduler {
+ public:
+  Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost,
+            std::uint64_t seed)
+      : p_(h.pieces), w_(workers), latency_(latency), give_(give_cost), rng_(seed) {}
+
+  Replay run() {
+    // Worker 0 starts with the whole tree; the others ask at once.
+    w_[0].frames.push_back(Frame{0, 0, 1});
+    start(0, 0.0);
+    for (unsigned k = 1; k < w_.size(); ++k) idle(k, 0.0);
+    while (!events_.empty()) {
+      const Event e = events_.top();
+      events_.pop();
+      Worker& w = w_[e.worker];
+      switch (e.kind) {
+        case kLeafDone:
+          if (e.version != w.version) break;  // moved (it gave work away meanwhile)
+          out_.makespan = std::max(out_.makespan, e.t);
+          if (advance(w)) {
+            begin_leaf(e.worker, e.t, false);
+          } else {
+            idle(e.worker, e.t);
+          }
+          break;
+        case kAsk:  // the request reaches the busy workers
+          waiting_.push_back(e.worker);
+          break;
+        case kStart:
+          start(e.worker, e.t);
+          break;
+      }
+      serve(e.t);
+    }
+    return out_;
+  }
+
+ private:
+  // The children `sib` (current) .. `end`-1 of piece `piece` are this level's share of the work.
+  struct Frame {
+    std::uint32_t piece, sib, end;
+  };
+  struct Worker {
+    std::vector<Frame> frames;  // empty: idle
+    bool busy = false;          // searching (not idle, not waiting for a span to arrive)
+    double leaf_end = 0;
+    std::uint32_t version = 0;
+    std::int64_t donor = -1;  // its index in donors_, -1 when it has nothing to give
+  };
+  enum Kind { kLeafDone, kAsk, kStart };
+  struct Event {
+    double t;
+    std::uint32_t worker, version;
+    Kind kind;
+    bool operator>(const Event& o) const { return t > o.t; }
+  };
+
+  std::uint32_t current(const Worker& w) const {
+    const Frame& f = w.frames.back();
+    return p_[f.piece].first + f.sib;
+  }
+  // Goes down to the first leaf of the current piece.
+  void descend(Worker& w) {
+    for (std::uint32_t c = current(w); p_[c].count; c = current(w))
+      w.frames.push_back(Frame{c, 0, p_[c].count});
+  }
+  // Moves to the next leaf of its share; false when the share is done.
+  bool advance(Worker& w) {
+    while (!w.frames.empty()) {
+      Frame& f = w.frames.back();
+      if (++f.sib < f.end) {
+        descend(w);
+        return true;
+      }
+      w.frames.pop_back();
+    }
+    return false;
+  }
+  // The shallowest level with untried children, or -1.
+  static int givable(const Worker& w) {
+    for (std::size_t l = 0; l < w.frames.size(); ++l)
+      if (w.frames[l].end - w.frames[l].sib > 1) return static_cast<int>(l);
+    return -1;
+  }
+  void update_donor(std::uint32_t k) {
+    Worker& w = w_[k];
+    const bool can = w.busy && givable(w) >= 0;
+    if (can && w.donor < 0) {
+      w.donor = static_cast<std::int64_t>(donors_.size());
+      donors_.push_back(k);
+    } else if (!can && w.donor >= 0) {
+      const std::uint32_t last = donors_.back();
+      donors_[static_cast<std::size_t>(w.donor)] = last;
+      w_[last].donor = w.donor;
+      donors_.pop_back();
+      w.donor = -1;
+    }
+  }
+  // A worker's first leaf after it receives a span costs its time alone (the replay of its path
+  // included), the others their time within a continuous run.
+  void begin_leaf(std::uint32_t k, double t, bool first) {
+    Worker& w = w_[k];
+    const Piece& leaf = p_[current(w)];
+    w.leaf_end = t + (first ? leaf.sec : leaf.run);
+    events_.push(Event{w.leaf_end, k, ++w.version, kLeafDone});
+    update_donor(k);
+  }
+  void start(std::uint32_t k, double t) {
+    Worker& w = w_[k];
+    w.busy = true;
+    descend(w);
+    begin_leaf(k, t, true);
+  }
+  void idle(std::uint32_t k, double t) {
+    w_[k].busy = false;
+    update_donor(k);
+    events_.push(Event{t + latency_ / 2, k, 0, kAsk});
+  }
+  // Hands work to the waiting workers while some busy worker has any to give.
+  void serve(double t) {
+    while (!waiting_.empty() && !donors_.empty()) {
+      const std::uint32_t to = waiting_.front();
+      waiting_.pop_front();
+      std::uniform_int_distribution<std::size_t> pick(0, donors_.size() - 1);
+      const std::uint32_t from = donors_[pick(rng_)];
+      Worker& g = w_[from];
+      Frame& f = g.frames[static_cast<std::size_t>(givable(g))];
+      const std::uint32_t rem = f.end - f.sib - 1;
+      const std::uint32_t m = f.sib + 1 + rem / 2;
+      w_[to].frames.assign(1, Frame{f.piece, m, f.end});
+      f.end = m;
+      ++out_.handouts;
+      // The giver loses `give_` (its current leaf ends that much later).
+      g.leaf_end += give_;
+      events_.push(Event{g.leaf_end, from, ++g.version, kLeafDone});
+      update_donor(from);
+      events_.push(Event{t + latency_ / 2, to, 0, kStart});
+    }
+  }
+
+  const std::vector<Piece>& p_;
+  std::vector<Worker> w_;
+  double latency_, give_;
+  std::mt19937_64 rng_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::deque<std::uint32_t> waiting_;
+  std::vector<std::uint32_t> donors_;
+  Replay out_;
+};
+
+// ---- The fixed cut (--units) ------------------------------------------------------------------
 
 struct Sim {
   double makespan = 0;
@@ -76,6 +434,8 @@ Sim simulate(const std::vector<double>& work, unsigned workers, double cost) {
   return out;
 }
 
+// ---- The time-left estimate (--eta) ----------------------------------------------------------
+
 int eta_table(const std::vector<std::string>& files) {
   std::printf("| file | run (s) | error at 10%% | at 50%% | at 90%% |\n|---|---|---|---|---|\n");
   for (const std::string& f : files) {
@@ -116,27 +476,9 @@ int eta_table(const std::vector<std::string>& files) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::uint32_t units = 65536;
-  double latency_us = 50;
-  std::vector<std::string> files;
-  bool eta = false;
-  for (int k = 1; k < argc; ++k) {
-    if (!std::strcmp(argv[k], "--eta")) {
-      eta = true;
-    } else if (!std::strcmp(argv[k], "--units") && k + 1 < argc) {
-      units = static_cast<std::uint32_t>(std::stoul(argv[++k]));
-    } else if (!std::strcmp(argv[k], "--latency-us") && k + 1 < argc) {
-      latency_us = std::stod(argv[++k]);
-    } else {
-      files.push_back(argv[k]);
-    }
-  }
-  if (files.empty()) {
-    std::fprintf(stderr, "usage: cubex_schedule [--units N] [--latency-us L] | --eta FILE...\n");
-    return 2;
-  }
-  if (eta) return eta_table(files);
+namespace {
+
+int fixed_cut_table(const std::vector<std::string>& files, std::uint32_t units, double latency_us) {
   std::printf(
       "| file | spans | largest span | work (s) | 2 | 16 | 64 | 1,024 | 64, +%g us | 1,024, +%g us "
       "|\n",
@@ -155,10 +497,7 @@ int main(int argc, char** argv) {
         s.end = starts[k + 1];
         s.to_end = false;
       }
-      const auto t0 = std::chrono::steady_clock::now();
-      job.search(s);
-      const double sec =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double sec = timed_search(job, s).sec;
       work.push_back(sec);
       total += sec;
     }
@@ -184,4 +523,140 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   return 0;
+}
+
+struct Settings {
+  double grain = 8192;
+  double latency_us = 50;
+  double give_us = 1;
+  std::uint64_t seed = 1;
+  std::vector<unsigned> workers{2, 16, 64, 1024};
+};
+
+std::string with_commas(unsigned v) {
+  std::string s = std::to_string(v);
+  for (int k = static_cast<int>(s.size()) - 3; k > 0; k -= 3)
+    s.insert(static_cast<std::size_t>(k), ",");
+  return s;
+}
+
+int hierarchy_table(const std::vector<std::string>& files, const Settings& set) {
+  std::string head = "| file | one worker (CPU s) | pieces | largest piece | pieces / one worker";
+  std::string rule = "|---|---|---|---|---";
+  for (int lat = 0; lat < 2; ++lat) {
+    for (unsigned w : set.workers) {
+      head += " | " + with_commas(w);
+      if (lat) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, ", +%g us", set.latency_us);
+        head += buf;
+      }
+      rule += "|---";
+    }
+  }
+  std::printf("%s |\n%s|\n", head.c_str(), rule.c_str());
+  for (const std::string& f : files) {
+    const cubex::KnuthFile kf = cubex::read_knuth_file(f);
+    cubex::SearchJob job(kf.problem);
+    const Hierarchy h = measure(job, set.grain);
+    // The work: the one-worker time, or the pieces' sum where that is less (noise, or replays
+    // over-subtracted), so that neither makes the efficiency look better.
+    const double work = std::min(h.whole, h.run_sum);
+    const std::string name = f.substr(f.find_last_of('/') + 1);
+    std::fprintf(stderr,
+                 "%s: %s backend, %llu solutions, %llu nodes; %zu pieces (%zu nodes expanded, "
+                 "%zu rounds, threshold %.1f us); measuring took %.1f CPU s\n",
+                 name.c_str(), job.backend() == cubex::Backend::kBitset ? "bitset" : "links",
+                 static_cast<unsigned long long>(h.solutions),
+                 static_cast<unsigned long long>(h.nodes), h.leaves, h.expanded, h.rounds,
+                 1e6 * h.threshold, h.cost);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "| %s | %.2f | %zu | %.3f%% | %.3f", name.c_str(), h.whole,
+                  h.leaves, 100 * h.largest / h.whole, h.run_sum / h.whole);
+    std::string row = buf;
+    for (int lat = 0; lat < 2; ++lat) {
+      for (unsigned w : set.workers) {
+        const Replay r =
+            Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us, set.seed).run();
+        std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * work / (w * r.makespan));
+        row += buf;
+        std::fprintf(stderr, "  %u workers, latency %g us: makespan %.4f s, %llu hand-outs\n", w,
+                     lat ? set.latency_us : 0.0, r.makespan,
+                     static_cast<unsigned long long>(r.handouts));
+      }
+    }
+    std::printf("%s |\n", row.c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "cubex_schedule: %s\n"
+               "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--workers "
+               "2,16,64,1024] [--seed S] FILE...\n"
+               "       cubex_schedule --units N [--latency-us L] FILE...\n"
+               "       cubex_schedule --eta FILE...\n",
+               why);
+  std::exit(2);
+}
+
+double number(const char* flag, const char* text) {
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  if (end == text || *end || !(v >= 0))
+    usage((std::string(flag) + ": expected a number >= 0, found \"" + text + "\"").c_str());
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint32_t units = 0;
+  Settings set;
+  std::vector<std::string> files;
+  bool eta = false;
+  for (int k = 1; k < argc; ++k) {
+    const char* a = argv[k];
+    const bool has_value = k + 1 < argc;
+    if (!std::strcmp(a, "--eta")) {
+      eta = true;
+    } else if (!std::strcmp(a, "--units") && has_value) {
+      units = static_cast<std::uint32_t>(number(a, argv[++k]));
+    } else if (!std::strcmp(a, "--latency-us") && has_value) {
+      set.latency_us = number(a, argv[++k]);
+    } else if (!std::strcmp(a, "--give-us") && has_value) {
+      set.give_us = number(a, argv[++k]);
+    } else if (!std::strcmp(a, "--grain") && has_value) {
+      set.grain = number(a, argv[++k]);
+      if (set.grain < 1) usage("--grain: expected a number >= 1");
+    } else if (!std::strcmp(a, "--seed") && has_value) {
+      set.seed = static_cast<std::uint64_t>(number(a, argv[++k]));
+    } else if (!std::strcmp(a, "--workers") && has_value) {
+      set.workers.clear();
+      std::string list = argv[++k];
+      for (std::size_t at = 0; at <= list.size();) {
+        std::size_t comma = list.find(',', at);
+        if (comma == std::string::npos) comma = list.size();
+        const double w = number(a, list.substr(at, comma - at).c_str());
+        if (w < 1 || w > 1e6) usage("--workers: expected numbers from 1 to 1,000,000");
+        set.workers.push_back(static_cast<unsigned>(w));
+        at = comma + 1;
+      }
+    } else if (a[0] == '-' && a[1] == '-') {
+      usage((std::string("unknown option or missing value: ") + a).c_str());
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.empty()) usage("no FILE given");
+  try {
+    if (eta) return eta_table(files);
+    if (units) return fixed_cut_table(files, units, set.latency_us);
+    return hierarchy_table(files, set);
+  } catch (const cubex::InputError& e) {
+    std::fprintf(stderr, "cubex_schedule: %s\n", e.what());
+    return 2;
+  }
 }
