@@ -234,6 +234,8 @@ Hierarchy measure(cubex::SearchJob& job, double grain) {
 struct Replay {
   double makespan = 0;
   std::uint64_t handouts = 0;
+  std::size_t leaves = 0;  // leaves searched (each exactly once, checked)
+  double busy = 0;         // worker time spent on leaves
 };
 
 class Scheduler {
@@ -255,6 +257,7 @@ class Scheduler {
         case kLeafDone:
           if (e.version != w.version) break;  // moved (it gave work away meanwhile)
           out_.makespan = std::max(out_.makespan, e.t);
+          ++out_.leaves;
           if (advance(w)) {
             begin_leaf(e.worker, e.t, false);
           } else {
@@ -340,6 +343,7 @@ class Scheduler {
     Worker& w = w_[k];
     const Piece& leaf = p_[current(w)];
     w.leaf_end = t + (first ? leaf.sec : leaf.run);
+    out_.busy += first ? leaf.sec : leaf.run;
     events_.push(Event{w.leaf_end, k, ++w.version, kLeafDone});
     update_donor(k);
   }
@@ -578,6 +582,15 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
       for (unsigned w : set.workers) {
         const Replay r =
             Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us, set.seed).run();
+        // Every leaf searched once, and the workers not busier than the makespan allows.
+        if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
+            r.busy > w * r.makespan * (1 + 1e-9)) {
+          std::fprintf(stderr,
+                       "cubex_schedule: internal error: the replay with %u workers searched %zu "
+                       "of %zu pieces\n",
+                       w, r.leaves, h.leaves);
+          std::exit(1);
+        }
         std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * work / (w * r.makespan));
         row += buf;
         std::fprintf(stderr, "  %u workers, latency %g us: makespan %.4f s, %llu hand-outs\n", w,
