@@ -1,7 +1,7 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
 //   build/cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--workers 2,16,64,1024]
-//                        [--seed S] FILE...
+//                        [--seeds N] FILE...
 //   build/cubex_schedule --units N [--latency-us L] FILE...     (the old fixed-cut replay)
 //   build/cubex_schedule --eta FILE...
 //
@@ -185,7 +185,8 @@ Hierarchy measure(cubex::SearchJob& job, double grain) {
   h.whole = whole.sec;
   h.nodes = whole.st.nodes;
   h.solutions = whole.st.solutions;
-  h.threshold = h.whole / grain;
+  // (Pieces under 10 us are not cut further: there the replay of a path is much of a piece.)
+  h.threshold = std::max(h.whole / grain, 10e-6);
   h.pieces.resize(2);
   h.pieces[0].first = 1;
   h.pieces[0].count = 1;
@@ -240,9 +241,11 @@ struct Replay {
 
 class Scheduler {
  public:
-  Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost,
+  // `latency`: a message round trip; `give_cost`: what a hand-over costs the giver; `poll`: how
+  // often a busy worker looks at requests (the engine: every 64 nodes).
+  Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost, double poll,
             std::uint64_t seed)
-      : p_(h.pieces), w_(workers), latency_(latency), give_(give_cost), rng_(seed) {}
+      : p_(h.pieces), w_(workers), latency_(latency), give_(give_cost), poll_(poll), rng_(seed) {}
 
   Replay run() {
     // Worker 0 starts with the whole tree; the others ask at once.
@@ -270,6 +273,10 @@ class Scheduler {
         case kStart:
           start(e.worker, e.t);
           break;
+        case kPolled:  // it looks at requests again
+          w.resting = false;
+          update_donor(e.worker);
+          break;
       }
       serve(e.t);
     }
@@ -286,9 +293,10 @@ class Scheduler {
     bool busy = false;          // searching (not idle, not waiting for a span to arrive)
     double leaf_end = 0;
     std::uint32_t version = 0;
-    std::int64_t donor = -1;  // its index in donors_, -1 when it has nothing to give
+    std::int64_t donor = -1;  // its index in donors_, -1 when it cannot give now
+    bool resting = false;     // gave at its last poll: gives again at the next
   };
-  enum Kind { kLeafDone, kAsk, kStart };
+  enum Kind { kLeafDone, kAsk, kStart, kPolled };
   struct Event {
     double t;
     std::uint32_t worker, version;
@@ -325,7 +333,7 @@ class Scheduler {
   }
   void update_donor(std::uint32_t k) {
     Worker& w = w_[k];
-    const bool can = w.busy && givable(w) >= 0;
+    const bool can = w.busy && !w.resting && givable(w) >= 0;
     if (can && w.donor < 0) {
       w.donor = static_cast<std::int64_t>(donors_.size());
       donors_.push_back(k);
@@ -372,17 +380,20 @@ class Scheduler {
       w_[to].frames.assign(1, Frame{f.piece, m, f.end});
       f.end = m;
       ++out_.handouts;
-      // The giver loses `give_` (its current leaf ends that much later).
+      // The giver loses `give_` (its current leaf ends that much later) and gives again at its
+      // next poll at the earliest; on average a request waits half a poll for a giver to see it.
       g.leaf_end += give_;
       events_.push(Event{g.leaf_end, from, ++g.version, kLeafDone});
+      g.resting = true;
       update_donor(from);
-      events_.push(Event{t + latency_ / 2, to, 0, kStart});
+      events_.push(Event{t + poll_, from, 0, kPolled});
+      events_.push(Event{t + poll_ / 2 + give_ + latency_ / 2, to, 0, kStart});
     }
   }
 
   const std::vector<Piece>& p_;
   std::vector<Worker> w_;
-  double latency_, give_;
+  double latency_, give_, poll_;
   std::mt19937_64 rng_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   std::deque<std::uint32_t> waiting_;
@@ -533,7 +544,7 @@ struct Settings {
   double grain = 8192;
   double latency_us = 50;
   double give_us = 1;
-  std::uint64_t seed = 1;
+  std::uint64_t seeds = 5;
   std::vector<unsigned> workers{2, 16, 64, 1024};
 };
 
@@ -566,6 +577,14 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     // The work: the one-worker time, or the pieces' sum where that is less (noise, or replays
     // over-subtracted), so that neither makes the efficiency look better.
     const double work = std::min(h.whole, h.run_sum);
+    // The engine's busy workers look at requests every 64 nodes: the time of 64 nodes, on average.
+    const double poll = 64 * h.whole / static_cast<double>(std::max<std::uint64_t>(h.nodes, 1));
+    if (h.run_sum < 0.9 * h.whole || h.run_sum > 1.1 * h.whole) {
+      std::fprintf(stderr,
+                   "cubex_schedule: warning: %s: the pieces add up to %.2f times the one-worker "
+                   "time (the tree is small, or the machine noisy): the figures are rough\n",
+                   f.c_str(), h.run_sum / h.whole);
+    }
     const std::string name = f.substr(f.find_last_of('/') + 1);
     std::fprintf(stderr,
                  "%s: %s backend, %llu solutions, %llu nodes; %zu pieces (%zu nodes expanded, "
@@ -580,22 +599,34 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     std::string row = buf;
     for (int lat = 0; lat < 2; ++lat) {
       for (unsigned w : set.workers) {
-        const Replay r =
-            Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us, set.seed).run();
-        // Every leaf searched once, and the workers not busier than the makespan allows.
-        if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
-            r.busy > w * r.makespan * (1 + 1e-9)) {
-          std::fprintf(stderr,
-                       "cubex_schedule: internal error: the replay with %u workers searched %zu "
-                       "of %zu pieces\n",
-                       w, r.leaves, h.leaves);
-          std::exit(1);
+        // The givers are drawn at random: the worst of `seeds` draws is reported.
+        Replay worst;
+        double mean = 0;
+        for (std::uint64_t seed = 1; seed <= set.seeds; ++seed) {
+          const Replay r =
+              Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us, poll, seed)
+                  .run();
+          // Every leaf searched once, and the workers not busier than the makespan allows.
+          if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
+              r.busy > w * r.makespan * (1 + 1e-9)) {
+            std::fprintf(stderr,
+                         "cubex_schedule: internal error: the replay with %u workers searched %zu "
+                         "of %zu pieces\n",
+                         w, r.leaves, h.leaves);
+            std::exit(1);
+          }
+          if (r.makespan > worst.makespan) worst = r;
+          mean += work / (w * r.makespan) / static_cast<double>(set.seeds);
         }
-        std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * work / (w * r.makespan));
+        std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * work / (w * worst.makespan));
         row += buf;
-        std::fprintf(stderr, "  %u workers, latency %g us: makespan %.4f s, %llu hand-outs\n", w,
-                     lat ? set.latency_us : 0.0, r.makespan,
-                     static_cast<unsigned long long>(r.handouts));
+        std::fprintf(stderr,
+                     "  %u workers, latency %g us: worst makespan %.4f s (%llu hand-outs), "
+                     "efficiency %.1f%% (mean of %llu draws %.1f%%)\n",
+                     w, lat ? set.latency_us : 0.0, worst.makespan,
+                     static_cast<unsigned long long>(worst.handouts),
+                     100 * work / (w * worst.makespan), static_cast<unsigned long long>(set.seeds),
+                     100 * mean);
       }
     }
     std::printf("%s |\n", row.c_str());
@@ -608,7 +639,7 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
   std::fprintf(stderr,
                "cubex_schedule: %s\n"
                "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--workers "
-               "2,16,64,1024] [--seed S] FILE...\n"
+               "2,16,64,1024] [--seeds N] FILE...\n"
                "       cubex_schedule --units N [--latency-us L] FILE...\n"
                "       cubex_schedule --eta FILE...\n",
                why);
@@ -644,8 +675,9 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(a, "--grain") && has_value) {
       set.grain = number(a, argv[++k]);
       if (set.grain < 1) usage("--grain: expected a number >= 1");
-    } else if (!std::strcmp(a, "--seed") && has_value) {
-      set.seed = static_cast<std::uint64_t>(number(a, argv[++k]));
+    } else if (!std::strcmp(a, "--seeds") && has_value) {
+      set.seeds = static_cast<std::uint64_t>(number(a, argv[++k]));
+      if (set.seeds < 1) usage("--seeds: expected a number >= 1");
     } else if (!std::strcmp(a, "--workers") && has_value) {
       set.workers.clear();
       std::string list = argv[++k];
@@ -665,6 +697,8 @@ int main(int argc, char** argv) {
   }
   if (files.empty()) usage("no FILE given");
   try {
+    for (const std::string& f : files)
+      cubex::read_knuth_file(f);  // all readable: else print nothing
     if (eta) return eta_table(files);
     if (units) return fixed_cut_table(files, units, set.latency_us);
     return hierarchy_table(files, set);
