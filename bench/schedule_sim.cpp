@@ -1,28 +1,35 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
-//   build/cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--workers 2,16,64,1024]
-//                        [--seeds N] FILE...
+//   build/cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us S]
+//                        [--workers 2,16,64,1024] [--seeds N] FILE...
 //   build/cubex_schedule --units N [--latency-us L] FILE...     (the old fixed-cut replay)
 //   build/cubex_schedule --eta FILE...
 //
-// Measured. For each Knuth-format FILE the whole tree is searched once on this thread (its CPU
-// time is the one-worker time T). The tree is then measured as a hierarchy of pieces: the root's
-// children are searched one by one (each a span [path, next sibling) searched alone, its path
-// replayed first, SearchJob::search), and every piece whose CPU time exceeds T / G is measured
-// again as its children, recursively, until every piece left whole (a leaf) takes at most T / G
-// (or is 64 levels deep). The sum of the leaves' solutions must be the tree's solution count and
-// their nodes plus the pieces expanded the tree's node count, else the tool stops (exit 1).
+// Measured (CPU time of this thread, so that other processes on the machine count little). For
+// each Knuth-format FILE the whole tree is searched once: T, the one-worker time. The tree is
+// then measured as a hierarchy of pieces: the levels below the root are listed with cheap probes
+// (one node each) down to a level of about 2 x G nodes, every node of that level is searched
+// alone (a span [node, next sibling), its path replayed first: SearchJob::search) and timed, and
+// each piece still over T / G is measured the same way again, recursively, until every leaf of
+// the hierarchy takes at most T / G (or 10 us, or lies 64 levels deep). The probe past a node's
+// last child times the replay of its path. Checks (exit 1 when they fail): the leaves hold the
+// tree's solutions, and their nodes plus the nodes expanded are the tree's nodes; the replay
+// searches every leaf once.
 //
 // Modelled. The replay runs W workers over the measured pieces as the engine's scheduler does
 // (src/core/job.cpp, engine.hpp): worker 0 starts with the whole tree, the others idle. An idle
-// worker asks; the request reaches the busy workers L/2 later; one of those that has untried
-// pieces (chosen at random: in the engine, the first to poll its signal) gives the later half of
-// its untried children at its shallowest level (the engine's rule, applied to the levels the
-// hierarchy has) and loses C (building and sending the span); the span reaches the asker another
-// L/2 later. A leaf is never split, which the engine would do: a pessimism. Every leaf costs its
-// time searched alone, its path's replay included (in one continuous run it would not replay),
-// which pays for the replay of a handed-over span and more: a pessimism too.
-// Efficiency = T / (W x makespan).
+// worker asks; the request reaches the busy workers L/2 later (L: a round trip); one of those
+// with untried pieces, drawn at random (in the engine, the first to poll its signal), gives the
+// later half of its untried children at its shallowest level (the engine's rule, applied to the
+// levels the hierarchy has), loses C (building and sending the span) and gives again one poll
+// later at the earliest (a poll: the time of 64 nodes, from T and the node count); the span
+// reaches the asker half a poll + C + L/2 later. A leaf costs its time alone less its parent's
+// replay; a worker's first leaf after it receives a span costs its whole time alone (the replay
+// of its path). A leaf is never split, which the engine would do: a pessimism. With
+// --coordinator-us S (the columns with latency only), every hand-out also passes one central
+// coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
+// Not modelled: memory bandwidth and caches shared by the threads of one machine.
+// Efficiency = min(T, the leaves' sum) / (W x makespan), the worst of N random draws.
 //
 // --units N: the replay of a fixed cut of N spans (SearchJob::cut), which cannot split a span (the
 // figures before the hierarchy above; kept for comparison).
@@ -242,10 +249,17 @@ struct Replay {
 class Scheduler {
  public:
   // `latency`: a message round trip; `give_cost`: what a hand-over costs the giver; `poll`: how
-  // often a busy worker looks at requests (the engine: every 64 nodes).
+  // often a busy worker looks at requests (the engine: every 64 nodes); `coordinator`: the time
+  // a central coordinator spends on each hand-out (0: none, the askers reach the givers directly).
   Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost, double poll,
-            std::uint64_t seed)
-      : p_(h.pieces), w_(workers), latency_(latency), give_(give_cost), poll_(poll), rng_(seed) {}
+            double coordinator, std::uint64_t seed)
+      : p_(h.pieces),
+        w_(workers),
+        latency_(latency),
+        give_(give_cost),
+        poll_(poll),
+        coordinator_(coordinator),
+        rng_(seed) {}
 
   Replay run() {
     // Worker 0 starts with the whole tree; the others ask at once.
@@ -273,6 +287,9 @@ class Scheduler {
         case kStart:
           start(e.worker, e.t);
           break;
+        case kCoordinator:  // the coordinator is free again
+          coordinator_event_ = false;
+          break;
         case kPolled:  // it looks at requests again
           w.resting = false;
           update_donor(e.worker);
@@ -296,7 +313,7 @@ class Scheduler {
     std::int64_t donor = -1;  // its index in donors_, -1 when it cannot give now
     bool resting = false;     // gave at its last poll: gives again at the next
   };
-  enum Kind { kLeafDone, kAsk, kStart, kPolled };
+  enum Kind { kLeafDone, kAsk, kStart, kPolled, kCoordinator };
   struct Event {
     double t;
     std::uint32_t worker, version;
@@ -369,6 +386,12 @@ class Scheduler {
   // Hands work to the waiting workers while some busy worker has any to give.
   void serve(double t) {
     while (!waiting_.empty() && !donors_.empty()) {
+      if (coordinator_free_ > t) {  // a central coordinator passes one hand-out at a time
+        if (!coordinator_event_) events_.push(Event{coordinator_free_, 0, 0, kCoordinator});
+        coordinator_event_ = true;
+        return;
+      }
+      coordinator_free_ = t + coordinator_;
       const std::uint32_t to = waiting_.front();
       waiting_.pop_front();
       std::uniform_int_distribution<std::size_t> pick(0, donors_.size() - 1);
@@ -393,7 +416,9 @@ class Scheduler {
 
   const std::vector<Piece>& p_;
   std::vector<Worker> w_;
-  double latency_, give_, poll_;
+  double latency_, give_, poll_, coordinator_;
+  double coordinator_free_ = 0;
+  bool coordinator_event_ = false;
   std::mt19937_64 rng_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   std::deque<std::uint32_t> waiting_;
@@ -544,6 +569,7 @@ struct Settings {
   double grain = 8192;
   double latency_us = 50;
   double give_us = 1;
+  double coordinator_us = 0;
   std::uint64_t seeds = 5;
   std::vector<unsigned> workers{2, 16, 64, 1024};
 };
@@ -562,8 +588,13 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     for (unsigned w : set.workers) {
       head += " | " + with_commas(w);
       if (lat) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, ", +%g us", set.latency_us);
+        char buf[64];
+        if (set.coordinator_us > 0) {
+          std::snprintf(buf, sizeof buf, ", +%g us, coordinator %g us", set.latency_us,
+                        set.coordinator_us);
+        } else {
+          std::snprintf(buf, sizeof buf, ", +%g us", set.latency_us);
+        }
         head += buf;
       }
       rule += "|---";
@@ -603,9 +634,9 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
         Replay worst;
         double mean = 0;
         for (std::uint64_t seed = 1; seed <= set.seeds; ++seed) {
-          const Replay r =
-              Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us, poll, seed)
-                  .run();
+          const Replay r = Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us,
+                                     poll, lat ? 1e-6 * set.coordinator_us : 0.0, seed)
+                               .run();
           // Every leaf searched once, and the workers not busier than the makespan allows.
           if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
               r.busy > w * r.makespan * (1 + 1e-9)) {
@@ -638,8 +669,8 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "cubex_schedule: %s\n"
-               "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--workers "
-               "2,16,64,1024] [--seeds N] FILE...\n"
+               "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us "
+               "S] [--workers 2,16,64,1024] [--seeds N] FILE...\n"
                "       cubex_schedule --units N [--latency-us L] FILE...\n"
                "       cubex_schedule --eta FILE...\n",
                why);
@@ -670,6 +701,8 @@ int main(int argc, char** argv) {
       units = static_cast<std::uint32_t>(number(a, argv[++k]));
     } else if (!std::strcmp(a, "--latency-us") && has_value) {
       set.latency_us = number(a, argv[++k]);
+    } else if (!std::strcmp(a, "--coordinator-us") && has_value) {
+      set.coordinator_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--give-us") && has_value) {
       set.give_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--grain") && has_value) {
