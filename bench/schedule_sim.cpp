@@ -29,7 +29,9 @@
 // --coordinator-us S (the columns with latency only), every hand-out also passes one central
 // coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
 // Not modelled: memory bandwidth and caches shared by the threads of one machine.
-// Efficiency = min(T, the leaves' sum) / (W x makespan), the worst of N random draws.
+// Efficiency = W = 1's work / (W x makespan), the worst of N random draws, where the work is the
+// sum of the leaves' costs in a continuous run (T only serves as a check: the sum should be near
+// it; on a busy machine it drifts by several per cent either way).
 //
 // --units N: the replay of a fixed cut of N spans (SearchJob::cut), which cannot split a span (the
 // figures before the hierarchy above; kept for comparison).
@@ -605,9 +607,11 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     const cubex::KnuthFile kf = cubex::read_knuth_file(f);
     cubex::SearchJob job(kf.problem);
     const Hierarchy h = measure(job, set.grain);
-    // The work: the one-worker time, or the pieces' sum where that is less (noise, or replays
-    // over-subtracted), so that neither makes the efficiency look better.
-    const double work = std::min(h.whole, h.run_sum);
+    // The work: the leaves' costs in a continuous run, measured under the same load as the
+    // replay's times (the one-worker time T, measured once, drifts with the machine's load). It
+    // errs low: each leaf is charged less the replay of its parent's path and the walk past all
+    // its siblings, and the expanded nodes' own cost is left out.
+    const double work = h.run_sum;
     // The engine's busy workers look at requests every 64 nodes: the time of 64 nodes, on average.
     const double poll = 64 * h.whole / static_cast<double>(std::max<std::uint64_t>(h.nodes, 1));
     if (h.run_sum < 0.9 * h.whole || h.run_sum > 1.1 * h.whole) {
