@@ -141,8 +141,7 @@ void expand(cubex::SearchJob& job, Hierarchy& h, std::uint32_t id, const cubex::
   while (level.size() < target && !level.empty() && level[0].path.size() < kMaxDepth) {
     next.clear();
     for (Open& o : level) {
-      Piece& parent = h.pieces[o.id];
-      parent.first = static_cast<std::uint32_t>(h.pieces.size());
+      h.pieces[o.id].first = static_cast<std::uint32_t>(h.pieces.size());
       cubex::TreePath child = o.path;
       child.push_back(0);
       for (;; ++child.back()) {
@@ -630,7 +629,7 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
                  1e6 * h.threshold, h.cost);
     char buf[160];
     std::snprintf(buf, sizeof buf, "| %s | %.2f | %zu | %.3f%% | %.3f", name.c_str(), h.whole,
-                  h.leaves, 100 * h.largest / h.whole, h.run_sum / h.whole);
+                  h.leaves, 100 * h.largest / h.run_sum, h.run_sum / h.whole);
     std::string row = buf;
     for (int lat = 0; lat < 2; ++lat) {
       for (unsigned w : set.workers) {
