@@ -8,7 +8,7 @@
 // Measured (CPU time of this thread, so that other processes on the machine count little). For
 // each Knuth-format FILE the whole tree is searched once: T, the one-worker time. The tree is
 // then measured as a hierarchy of pieces: the levels below the root are listed with cheap probes
-// (one node each) down to a level of about 2 x G nodes, every node of that level is searched
+// (one node each) down to the first level of 2 x G nodes or more, every node of it is searched
 // alone (a span [node, next sibling), its path replayed first: SearchJob::search) and timed, and
 // each piece still over T / G is measured the same way again, recursively, until every leaf of
 // the hierarchy takes at most T / G (or 10 us, or lies 64 levels deep). The probe past a node's
@@ -28,10 +28,12 @@
 // of its path). A leaf is never split, which the engine would do: a pessimism. With
 // --coordinator-us S (the columns with latency only), every hand-out also passes one central
 // coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
-// Not modelled: memory bandwidth and caches shared by the threads of one machine.
-// Efficiency = W = 1's work / (W x makespan), the worst of N random draws, where the work is the
-// sum of the leaves' costs in a continuous run (T only serves as a check: the sum should be near
-// it; on a busy machine it drifts by several per cent either way).
+// Not modelled: memory bandwidth and caches shared by the threads of one machine; that the engine
+// does not split the levels of Algorithm M (multiplicities) that branch on an item again (a
+// warning says so).
+// Efficiency = work / (W x makespan), the worst of N random draws, where the work is the sum of
+// the leaves' costs in a continuous run (T only serves as a check: the sum should be near it; on
+// a busy machine it drifts by up to 10% either way).
 //
 // --units N: the replay of a fixed cut of N spans (SearchJob::cut), which cannot split a span (the
 // figures before the hierarchy above; kept for comparison).
@@ -132,13 +134,13 @@ struct Hierarchy {
 void expand(cubex::SearchJob& job, Hierarchy& h, std::uint32_t id, const cubex::TreePath& path,
             double sec) {
   constexpr std::size_t kMaxDepth = 64;
-  const double target = std::max(2.0, 2 * sec / h.threshold);
+  const auto target = static_cast<std::size_t>(std::min(1e9, std::max(2.0, 2 * sec / h.threshold)));
   struct Open {
     std::uint32_t id;
     cubex::TreePath path;
   };
   std::vector<Open> level{{id, path}}, next;
-  while (level.size() < target && !level.empty() && level[0].path.size() < kMaxDepth) {
+  for (;;) {  // (the caller checked the node is above the threshold and not at kMaxDepth)
     next.clear();
     for (Open& o : level) {
       h.pieces[o.id].first = static_cast<std::uint32_t>(h.pieces.size());
@@ -613,6 +615,13 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     const double work = h.run_sum;
     // The engine's busy workers look at requests every 64 nodes: the time of 64 nodes, on average.
     const double poll = 64 * h.whole / static_cast<double>(std::max<std::uint64_t>(h.nodes, 1));
+    if (kf.problem.has_multiplicities()) {
+      std::fprintf(stderr,
+                   "cubex_schedule: warning: %s has multiplicities: the engine does not split the "
+                   "levels of Algorithm M that branch on one item several times, the replay "
+                   "does, so the figures are high\n",
+                   f.c_str());
+    }
     if (h.run_sum < 0.9 * h.whole || h.run_sum > 1.1 * h.whole) {
       std::fprintf(stderr,
                    "cubex_schedule: warning: %s: the pieces add up to %.2f times the one-worker "
