@@ -97,6 +97,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (!search.resume.empty()) refuse_overwriting_input("resume", search.resume, {file});
 
   set_max_nodes(max_nodes);
+  start_mpi(search, vm);  // --mpi: only rank 0 prints and writes files
+  const bool root = search.rank == 0;
   load_resume(search);  // --resume: the checkpoint decides the symmetry mode and backend
   if (search.saved) {
     const CheckpointRun& r = search.saved_run;
@@ -116,6 +118,7 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   const std::vector<std::string> notes = puzzle->notes();
   if (const std::string why = puzzle->infeasible(); !why.empty()) {
+    if (!root) return kExitOk;
     // No search: the reason is the answer (0 solutions, a normal result).
     std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
               << " items, " << with_commas(pb.num_options()) << " options)\n";
@@ -171,9 +174,9 @@ int cmd_solve(const std::vector<std::string>& args) {
                                    {"elements", group.symmetry},
                                    {"group", group_json(*puzzle, group)}}}};
   try {
-    if (!json_out.empty())
+    if (!json_out.empty() && root)
       streams.push_back(std::make_unique<SolveStream>(json_out, StreamFormat::kJson));
-    if (!jsonl_out.empty())
+    if (!jsonl_out.empty() && root)
       streams.push_back(std::make_unique<SolveStream>(jsonl_out, StreamFormat::kJsonl));
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
@@ -217,6 +220,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   g_activity = "searching";
   const SearchOutcome run = run_search(pb, file, keep ? &visitor : nullptr, limits, search,
                                        sym ? &*sym : nullptr, symmetry);
+  if (!root) return kExitOk;  // rank 0 has the counts of all
   const JobResult& st = run.job;
   const JobCounts& sy = run.job.counts;
   const bool interrupted = st.stopped;
