@@ -1,7 +1,8 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
 //   build/cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us S]
-//                        [--workers 2,16,64,1024] [--seeds N] FILE...
+//                        [--mpi-poll-us P [--mpi-pick first|random]] [--workers 2,16,64,1024]
+//                        [--seeds N] FILE...
 //   build/cubex_schedule --units N [--latency-us L] FILE...     (the old fixed-cut replay)
 //   build/cubex_schedule --eta FILE...
 //
@@ -254,21 +255,39 @@ class Scheduler {
   // `latency`: a message round trip; `give_cost`: what a hand-over costs the giver; `poll`: how
   // often a busy worker looks at requests (the engine: every 64 nodes); `coordinator`: the time
   // a central coordinator spends on each hand-out (0: none, the askers reach the givers directly).
+  // `mpi_poll` > 0: the protocol of cubex's MPI mode instead (src/mpi/cluster.cpp): every hand-out
+  // passes rank 0's coordinator, and every rank reads its messages once per `mpi_poll`.
   Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost, double poll,
-            double coordinator, std::uint64_t seed)
+            double coordinator, double mpi_poll, bool mpi_random, std::uint64_t seed)
       : p_(h.pieces),
         w_(workers),
         latency_(latency),
         give_(give_cost),
         poll_(poll),
         coordinator_(coordinator),
-        rng_(seed) {}
+        mpi_poll_(mpi_poll),
+        mpi_random_(mpi_random),
+        rng_(seed) {
+    if (mpi_poll_ > 0) {
+      sub_.assign(p_.size(), 0.0);  // each piece's work, for the coordinator's heaviest first
+      for (std::size_t k = p_.size(); k-- > 0;) {
+        if (!p_[k].count) sub_[k] = p_[k].run;
+        for (std::uint32_t c = p_[k].first; c < p_[k].first + p_[k].count; ++c) sub_[k] += sub_[c];
+      }
+      cbusy_.assign(workers, 0);
+      giving_.assign(workers, 0);
+    }
+  }
 
   Replay run() {
-    // Worker 0 starts with the whole tree; the others ask at once.
-    w_[0].frames.push_back(Frame{0, 0, 1});
-    start(0, 0.0);
-    for (unsigned k = 1; k < w_.size(); ++k) idle(k, 0.0);
+    if (mpi_poll_ > 0) {  // the coordinator's pool holds the whole tree; every rank asks
+      pool_.push_back(Frame{0, 0, 1});
+      for (unsigned k = 0; k < w_.size(); ++k) idle(k, 0.0);
+    } else {  // worker 0 starts with the whole tree; the others ask at once
+      w_[0].frames.push_back(Frame{0, 0, 1});
+      start(0, 0.0);
+      for (unsigned k = 1; k < w_.size(); ++k) idle(k, 0.0);
+    }
     while (!events_.empty()) {
       const Event e = events_.top();
       events_.pop();
@@ -297,8 +316,33 @@ class Scheduler {
           w.resting = false;
           update_donor(e.worker);
           break;
+        // The MPI protocol.
+        case kWant:  // reaches the coordinator: an idle rank
+          cbusy_[e.worker] = 0;
+          idle_q_.push_back(e.worker);
+          coordinate(e.t);
+          break;
+        case kGive:  // reaches a rank: hand over work, through the coordinator
+          if (!w.busy) {
+            donate(e.worker, e.t, false);
+          } else if (givable(w) >= 0) {
+            donate(e.worker, e.t + poll_, true);  // a thread splits at its next poll
+          } else {
+            w.owe = true;  // (the engine would split inside the leaf; the replay cannot)
+          }
+          break;
+        case kDonate:  // reaches the coordinator, a span or none
+          giving_[e.worker] = 0;
+          --giving_count_;
+          if (e.version != kNone) pool_.push_back(parcels_[e.version]);
+          coordinate(e.t);
+          break;
+        case kWork:  // reaches a rank
+          w.frames.assign(1, parcels_[e.version]);
+          start(e.worker, e.t);
+          break;
       }
-      serve(e.t);
+      if (mpi_poll_ <= 0) serve(e.t);
     }
     return out_;
   }
@@ -315,8 +359,10 @@ class Scheduler {
     std::uint32_t version = 0;
     std::int64_t donor = -1;  // its index in donors_, -1 when it cannot give now
     bool resting = false;     // gave at its last poll: gives again at the next
+    bool owe = false;         // MPI: asked to give, had nothing to give yet
   };
-  enum Kind { kLeafDone, kAsk, kStart, kPolled, kCoordinator };
+  enum Kind { kLeafDone, kAsk, kStart, kPolled, kCoordinator, kWant, kGive, kDonate, kWork };
+  static constexpr std::uint32_t kNone = UINT32_MAX;  // (an MPI message without a span)
   struct Event {
     double t;
     std::uint32_t worker, version;
@@ -374,6 +420,7 @@ class Scheduler {
     out_.busy += first ? leaf.sec : leaf.run;
     events_.push(Event{w.leaf_end, k, ++w.version, kLeafDone});
     update_donor(k);
+    if (w.owe && givable(w) >= 0) donate(k, t + poll_, true);
   }
   void start(std::uint32_t k, double t) {
     Worker& w = w_[k];
@@ -384,7 +431,72 @@ class Scheduler {
   void idle(std::uint32_t k, double t) {
     w_[k].busy = false;
     update_donor(k);
+    if (mpi_poll_ > 0) {  // kWant (and kDonate with nothing when it owes one)
+      if (w_[k].owe) donate(k, t, false);
+      send(t, k, kWant);
+      return;
+    }
     events_.push(Event{t + latency_ / 2, k, 0, kAsk});
+  }
+
+  // ---- The MPI protocol: a message's arrival and read (a one-way trip, then the wait for the
+  // reader's next poll, uniform in [0, mpi_poll)).
+  void send(double t, std::uint32_t k, Kind kind, std::uint32_t parcel = kNone) {
+    std::uniform_real_distribution<double> wait(0.0, mpi_poll_);
+    events_.push(Event{t + latency_ / 2 + wait(rng_), k, parcel, kind});
+  }
+  // Rank k answers kGive at time t: the later half of its untried children, or nothing.
+  void donate(std::uint32_t k, double t, bool split) {
+    Worker& g = w_[k];
+    g.owe = false;
+    std::uint32_t parcel = kNone;
+    if (split) {
+      Frame& f = g.frames[static_cast<std::size_t>(givable(g))];
+      const std::uint32_t rem = f.end - f.sib - 1;
+      const std::uint32_t m = f.sib + 1 + rem / 2;
+      parcel = static_cast<std::uint32_t>(parcels_.size());
+      parcels_.push_back(Frame{f.piece, m, f.end});
+      f.end = m;
+      ++out_.handouts;
+      g.leaf_end += give_;
+      events_.push(Event{g.leaf_end, k, ++g.version, kLeafDone});
+      update_donor(k);
+      t += give_;
+    }
+    send(t, k, kDonate, parcel);
+  }
+  double weight(const Frame& f) const {
+    double w = 0;
+    for (std::uint32_t c = f.sib; c < f.end; ++c) w += sub_[p_[f.piece].first + c];
+    return w;
+  }
+  // Rank 0's coordinator reads a message at time t: work from its pool to the idle ranks
+  // (heaviest first), then kGive to as many busy ranks as ranks wait, in rank order from rank 0
+  // (as cluster.cpp does) or, with `mpi_random`, from a rank drawn at random.
+  void coordinate(double t) {
+    while (!idle_q_.empty() && !pool_.empty()) {
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < pool_.size(); ++k)
+        if (weight(pool_[k]) > weight(pool_[best])) best = k;
+      const std::uint32_t parcel = static_cast<std::uint32_t>(parcels_.size());
+      parcels_.push_back(pool_[best]);
+      pool_[best] = pool_.back();
+      pool_.pop_back();
+      const std::uint32_t r = idle_q_.front();
+      idle_q_.pop_front();
+      cbusy_[r] = 1;
+      send(t, r, kWork, parcel);
+    }
+    const auto n = static_cast<std::uint32_t>(w_.size());
+    const std::uint32_t from = mpi_random_ ? static_cast<std::uint32_t>(rng_() % n) : 0;
+    for (std::uint32_t k = 0; k < n && giving_count_ < idle_q_.size(); ++k) {
+      const std::uint32_t r = (from + k) % n;
+      if (cbusy_[r] && !giving_[r]) {
+        giving_[r] = 1;
+        ++giving_count_;
+        send(t, r, kGive);
+      }
+    }
   }
   // Hands work to the waiting workers while some busy worker has any to give.
   void serve(double t) {
@@ -419,7 +531,15 @@ class Scheduler {
 
   const std::vector<Piece>& p_;
   std::vector<Worker> w_;
-  double latency_, give_, poll_, coordinator_;
+  double latency_, give_, poll_, coordinator_, mpi_poll_;
+  // The MPI protocol: each piece's work; the coordinator's view (rank busy, asked to give), its
+  // queue of idle ranks and its pool; the spans in messages.
+  bool mpi_random_;
+  std::vector<double> sub_;
+  std::vector<char> cbusy_, giving_;
+  std::size_t giving_count_ = 0;
+  std::deque<std::uint32_t> idle_q_;
+  std::vector<Frame> pool_, parcels_;
   double coordinator_free_ = 0;
   bool coordinator_event_ = false;
   std::mt19937_64 rng_;
@@ -573,6 +693,8 @@ struct Settings {
   double latency_us = 50;
   double give_us = 1;
   double coordinator_us = 0;
+  double mpi_poll_us = 0;
+  bool mpi_random = false;
   std::uint64_t seeds = 5;
   std::vector<unsigned> workers{2, 16, 64, 1024};
 };
@@ -592,7 +714,10 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
       head += " | " + with_commas(w);
       if (lat) {
         char buf[64];
-        if (set.coordinator_us > 0) {
+        if (set.mpi_poll_us > 0) {
+          std::snprintf(buf, sizeof buf, ", +%g us, MPI, polls %g us%s", set.latency_us,
+                        set.mpi_poll_us, set.mpi_random ? ", random giver" : "");
+        } else if (set.coordinator_us > 0) {
           std::snprintf(buf, sizeof buf, ", +%g us, coordinator %g us", set.latency_us,
                         set.coordinator_us);
         } else {
@@ -647,7 +772,8 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
         double mean = 0;
         for (std::uint64_t seed = 1; seed <= set.seeds; ++seed) {
           const Replay r = Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us,
-                                     poll, lat ? 1e-6 * set.coordinator_us : 0.0, seed)
+                                     poll, lat ? 1e-6 * set.coordinator_us : 0.0,
+                                     lat ? 1e-6 * set.mpi_poll_us : 0.0, set.mpi_random, seed)
                                .run();
           // Every leaf searched once, and the workers not busier than the makespan allows.
           if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
@@ -682,7 +808,8 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
   std::fprintf(stderr,
                "cubex_schedule: %s\n"
                "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us "
-               "S] [--workers 2,16,64,1024] [--seeds N] FILE...\n"
+               "S] [--mpi-poll-us P [--mpi-pick first|random]] [--workers 2,16,64,1024] [--seeds "
+               "N] FILE...\n"
                "       cubex_schedule --units N [--latency-us L] FILE...\n"
                "       cubex_schedule --eta FILE...\n",
                why);
@@ -713,6 +840,12 @@ int main(int argc, char** argv) {
       units = static_cast<std::uint32_t>(number(a, argv[++k]));
     } else if (!std::strcmp(a, "--latency-us") && has_value) {
       set.latency_us = number(a, argv[++k]);
+    } else if (!std::strcmp(a, "--mpi-poll-us") && has_value) {
+      set.mpi_poll_us = number(a, argv[++k]);
+    } else if (!std::strcmp(a, "--mpi-pick") && has_value) {
+      const std::string v = argv[++k];
+      if (v != "first" && v != "random") usage("--mpi-pick: expected first or random");
+      set.mpi_random = v == "random";
     } else if (!std::strcmp(a, "--coordinator-us") && has_value) {
       set.coordinator_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--give-us") && has_value) {
