@@ -29,6 +29,16 @@
 // of its path). A leaf is never split, which the engine would do: a pessimism. With
 // --coordinator-us S (the columns with latency only), every hand-out also passes one central
 // coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
+// With --mpi-poll-us P (the columns with latency only) the replay follows the protocol of
+// cubex's MPI mode instead (src/mpi/cluster.cpp; a worker is a rank of one thread): rank 0's
+// coordinator holds a pool (at first the whole tree); an idle rank sends kWant; the coordinator
+// sends work from its pool (heaviest first), or kGive to as many busy ranks (in rank order, or
+// from a random one with --mpi-pick random) as ranks wait; a busy rank answers kDonate with the
+// later half of its untried children one engine poll later (or, with no untried piece between
+// the hierarchy's levels, once it has one or has run dry: the engine would split inside the
+// piece), which the coordinator passes on as kWork. Every message takes L/2 and is then read at
+// the reader's next poll, a wait drawn uniformly from [0, P) (the job polls its exchange about
+// every millisecond).
 // Not modelled: memory bandwidth and caches shared by the threads of one machine; that the engine
 // does not split the levels of Algorithm M (multiplicities) that branch on an item again (a
 // warning says so).
