@@ -88,8 +88,9 @@ test -x build/stage/bin/cubex && test -f build/stage/share/man/man1/cubex.1 \
 ((quick)) && exit 0
 
 step "ASan + UBSan build (clang, with the fuzzers) and suite"
+# (Without MPI: Open MPI's own allocations would read as leaks; the MPI tests run in stage 1.)
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCUBEX_SANITIZE=ON \
-  -DCUBEX_FUZZ=ON -DCUBEX_BENCH=OFF -DCUBEX_BURRTOOLS=ON "${shared[@]}" >/dev/null
+  -DCUBEX_FUZZ=ON -DCUBEX_BENCH=OFF -DCUBEX_BURRTOOLS=ON -DCUBEX_MPI=OFF "${shared[@]}" >/dev/null
 cmake --build build-asan -j "$jobs"
 # halt_on_error: the first report fails the test (UBSan is built with -fno-sanitize-recover too).
 ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1 \
@@ -100,10 +101,10 @@ step "fuzzers"
 FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-8}" JOBS="$jobs" tools/fuzz.sh
 
 step "ThreadSanitizer build (clang) and the parallel tests"
-CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCUBEX_TSAN=ON \
+CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCUBEX_TSAN=ON -DCUBEX_MPI=OFF \
   -DCUBEX_BENCH=OFF "${shared[@]}" >/dev/null
 cmake --build build-tsan -j "$jobs" --target cubex cubex_tests
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build-tsan --output-on-failure --no-tests=error -j "$jobs" \
-  -R '^(Job\.(Ordered|StopAndResume|Limit|Throwing|Foreign|Degenerate)|SearchCli\.(ThreadCounts|Shards|Tampered|LimitIs|ShardCheckpoints|SolutionsCome))'
+  -R '^(Job\.(Ordered|StopAndResume|Limit|Throwing|Foreign|Degenerate|Exchange|HeldJobs)|SearchCli\.(ThreadCounts|Shards|Tampered|LimitIs|ShardCheckpoints|SolutionsCome))'
 step "all passed"
