@@ -31,7 +31,8 @@
 // coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
 // With --mpi-poll-us P (the columns with latency only) the replay follows the protocol of
 // cubex's MPI mode instead (src/mpi/cluster.cpp; a worker is a rank of one thread): rank 0's
-// coordinator holds a pool (at first the whole tree); an idle rank sends kWant; the coordinator
+// coordinator holds a pool (at first the whole tree) and hands out nothing before it has read
+// every rank's first message (kHello); an idle rank sends kWant; the coordinator
 // sends work from its pool (heaviest first), or kGive to as many busy ranks (in rank order, or
 // from a random one with --mpi-pick random) as ranks wait; a busy rank answers kDonate with the
 // later half of its untried children one engine poll later (or, with no untried piece between
@@ -291,6 +292,9 @@ class Scheduler {
     if (mpi_poll_ > 0) {  // the coordinator's pool holds the whole tree; every rank asks
       pool_.push_back(Frame{0, 0, 1});
       for (unsigned k = 0; k < w_.size(); ++k) idle(k, 0.0);
+      // It hands out nothing before every rank's kHello (sent with its kWant) has been read.
+      gate_ = last_sent_;
+      events_.push(Event{gate_, 0, 0, kCoordinator});
     } else {  // worker 0 starts with the whole tree; the others ask at once
       w_[0].frames.push_back(Frame{0, 0, 1});
       start(0, 0.0);
@@ -317,8 +321,9 @@ class Scheduler {
         case kStart:
           start(e.worker, e.t);
           break;
-        case kCoordinator:  // the coordinator is free again
+        case kCoordinator:  // the coordinator is free again (MPI: has every kHello)
           coordinator_event_ = false;
+          if (mpi_poll_ > 0) coordinate(e.t);
           break;
         case kPolled:  // it looks at requests again
           w.resting = false;
@@ -451,7 +456,9 @@ class Scheduler {
   // reader's next poll, uniform in [0, mpi_poll)).
   void send(double t, std::uint32_t k, Kind kind, std::uint32_t parcel = kNone) {
     std::uniform_real_distribution<double> wait(0.0, mpi_poll_);
-    events_.push(Event{t + latency_ / 2 + wait(rng_), k, parcel, kind});
+    const double at = t + latency_ / 2 + wait(rng_);
+    last_sent_ = std::max(last_sent_, at);
+    events_.push(Event{at, k, parcel, kind});
   }
   // Rank k answers kGive at time t: the later half of its untried children, or nothing.
   void donate(std::uint32_t k, double t, bool split) {
@@ -482,6 +489,7 @@ class Scheduler {
   // (heaviest first), then kGive to as many busy ranks as ranks wait, in rank order from rank 0
   // (as cluster.cpp does) or, with `mpi_random`, from a rank drawn at random.
   void coordinate(double t) {
+    if (t < gate_) return;
     while (!idle_q_.empty() && !pool_.empty()) {
       std::size_t best = 0;
       for (std::size_t k = 1; k < pool_.size(); ++k)
@@ -546,6 +554,7 @@ class Scheduler {
   std::vector<double> sub_;
   std::vector<char> cbusy_, giving_;
   std::size_t giving_count_ = 0;
+  double gate_ = 0, last_sent_ = 0;  // when every kHello has been read; the latest arrival
   std::deque<std::uint32_t> idle_q_;
   std::vector<Frame> pool_, parcels_;
   double coordinator_free_ = 0;
