@@ -258,6 +258,7 @@ struct Replay {
   std::uint64_t handouts = 0;
   std::size_t leaves = 0;  // leaves searched (each exactly once, checked)
   double busy = 0;         // worker time spent on leaves
+  double ramp = 0;         // when the last worker began its first leaf
 };
 
 class Scheduler {
@@ -380,6 +381,7 @@ class Scheduler {
     std::int64_t donor = -1;  // its index in donors_, -1 when it cannot give now
     bool resting = false;     // gave at its last poll: gives again at the next
     bool owe = false;         // MPI: asked to give, had nothing to give yet
+    bool started = false;     // has begun a leaf
   };
   enum Kind { kLeafDone, kAsk, kStart, kPolled, kCoordinator, kArrive, kTick, kSplit };
   // The MPI messages (cluster.cpp's tags).
@@ -458,6 +460,10 @@ class Scheduler {
   // included), the others their time within a continuous run.
   void begin_leaf(std::uint32_t k, double t, bool first) {
     Worker& w = w_[k];
+    if (!w.started) {
+      w.started = true;
+      out_.ramp = std::max(out_.ramp, t);
+    }
     const Piece& leaf = p_[current(w)];
     w.leaf_end = t + (first ? leaf.sec : leaf.run);
     out_.busy += first ? leaf.sec : leaf.run;
@@ -500,6 +506,13 @@ class Scheduler {
     r.tick_pending = false;
     std::vector<std::uint32_t> inbox;
     inbox.swap(r.inbox);
+    if (k == 0 && coordinator_ > 0) {
+      // The coordinator reads its messages one at a time, `coordinator_` each; its step follows.
+      std::size_t n = 0;
+      for (const std::uint32_t id : inbox) n += messages_[id].tag <= kDonate;
+      t += coordinator_ * static_cast<double>(n);
+      r.last_poll = t;
+    }
     for (const std::uint32_t id : inbox) {
       const Message m = messages_[id];
       switch (m.tag) {
@@ -847,8 +860,10 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
   std::vector<Group> groups{{0, 0, Mpi{}, ""}};
   {
     char buf[64];
+    std::snprintf(buf, sizeof buf, ", coordinator %g us a message", set.coordinator_us);
+    const std::string coord = set.coordinator_us > 0 ? buf : "";
     if (set.mpi.poll_us > 0) {
-      groups.push_back({set.latency_us, 0, set.mpi, set.mpi.label(set.latency_us)});
+      groups.push_back({set.latency_us, set.coordinator_us, set.mpi, set.mpi.label(set.latency_us) + coord});
     } else if (set.coordinator_us > 0) {
       std::snprintf(buf, sizeof buf, ", +%g us, coordinator %g us", set.latency_us,
                     set.coordinator_us);
@@ -857,7 +872,8 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
       std::snprintf(buf, sizeof buf, ", +%g us", set.latency_us);
       groups.push_back({set.latency_us, 0, set.mpi, buf});
     }
-    for (const Mpi& m : set.mpi_also) groups.push_back({set.latency_us, 0, m, m.label(set.latency_us)});
+    for (const Mpi& m : set.mpi_also)
+      groups.push_back({set.latency_us, set.coordinator_us, m, m.label(set.latency_us) + coord});
   }
   std::string head = "| file | one worker (CPU s) | pieces | largest piece | pieces / one worker";
   std::string rule = "|---|---|---|---|---";
@@ -929,10 +945,10 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
         std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * work / (w * worst.makespan));
         row += buf;
         std::fprintf(stderr,
-                     "  %u workers%s: worst makespan %.4f s (%llu hand-outs), "
-                     "efficiency %.1f%% (mean of %llu draws %.1f%%)\n",
+                     "  %u workers%s: worst makespan %.4f s (%llu hand-outs, all busy after "
+                     "%.4f s), efficiency %.1f%% (mean of %llu draws %.1f%%)\n",
                      w, g.label.c_str(), worst.makespan,
-                     static_cast<unsigned long long>(worst.handouts),
+                     static_cast<unsigned long long>(worst.handouts), worst.ramp,
                      100 * work / (w * worst.makespan), static_cast<unsigned long long>(set.seeds),
                      100 * mean);
       }
