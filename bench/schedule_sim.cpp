@@ -259,6 +259,9 @@ struct Replay {
   std::size_t leaves = 0;  // leaves searched (each exactly once, checked)
   double busy = 0;         // worker time spent on leaves
   double ramp = 0;         // when the last worker began its first leaf
+  // MPI: kGive read by a rank with no untried piece (it gives later), kDonate with nothing.
+  std::uint64_t owed = 0, empty = 0;
+  std::uint64_t messages = 0;  // MPI: messages sent
 };
 
 class Scheduler {
@@ -271,7 +274,7 @@ class Scheduler {
   // `mpi_reserve`: the spans the coordinator keeps in its pool beyond the idle ranks' needs.
   Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost, double poll,
             double coordinator, double mpi_poll, bool mpi_random, std::size_t mpi_reserve,
-            std::uint64_t seed)
+            std::uint64_t seed, std::size_t mpi_precut = 0)
       : p_(h.pieces),
         w_(workers),
         latency_(latency),
@@ -281,6 +284,7 @@ class Scheduler {
         mpi_poll_(mpi_poll),
         mpi_random_(mpi_random),
         reserve_(mpi_reserve),
+        precut_(mpi_precut),
         rng_(seed) {
     if (mpi_poll_ > 0) {
       // The engine's estimate of each piece's weight (what a span carries, and what the
@@ -302,6 +306,26 @@ class Scheduler {
       // ranks do not start together), then every P, and at once whenever its thread runs dry
       // or has split its work. Its first poll sends kWant.
       pool_.push_back(Frame{0, 0, 1});
+      // --mpi-precut N (not in cluster.cpp: a what-if): the pool starts with the tree cut into
+      // N spans or more, the heaviest span (by the estimate) cut first, into its children.
+      while (pool_.size() < precut_) {
+        std::size_t best = pool_.size();
+        for (std::size_t k = 0; k < pool_.size(); ++k) {
+          const Frame& f = pool_[k];
+          const bool cuttable = f.end - f.sib > 1 || p_[p_[f.piece].first + f.sib].count > 0;
+          if (cuttable && (best == pool_.size() || weight(f) > weight(pool_[best]))) best = k;
+        }
+        if (best == pool_.size()) break;  // only single leaves left
+        const Frame f = pool_[best];
+        pool_[best] = pool_.back();
+        pool_.pop_back();
+        if (f.end - f.sib > 1) {
+          for (std::uint32_t c = f.sib; c < f.end; ++c) pool_.push_back(Frame{f.piece, c, c + 1});
+        } else {
+          const std::uint32_t c = p_[f.piece].first + f.sib;
+          pool_.push_back(Frame{c, 0, p_[c].count});
+        }
+      }
       std::uniform_real_distribution<double> phase(0.0, mpi_poll_);
       for (std::uint32_t k = 0; k < w_.size(); ++k) {
         const double first = phase(rng_);
@@ -493,6 +517,7 @@ class Scheduler {
             std::uint32_t parcel = kNone) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
     messages_.push_back(Message{from, to, tag, parcel});
+    ++out_.messages;
     push(t + (from == to ? 0.0 : latency_ / 2), to, id, kArrive);
   }
   // Rank k's job polls its exchange at time t (Member::poll): it reads its messages (rank 0's
@@ -541,9 +566,12 @@ class Scheduler {
     if (w.owe) {
       if (!w.busy) {  // nothing to give
         w.owe = false;
+        ++out_.empty;
         send(t, k, 0, kDonate);
       } else if (givable(w) >= 0) {
         donate(k, t);
+      } else {
+        ++out_.owed;
       }  // else it gives when it reaches untried children (the engine would split the leaf)
     }
     if (!r.want_sent && !w.busy) {
@@ -653,7 +681,7 @@ class Scheduler {
   // busy, asked to give), its queue of idle ranks, its pool and reserve; the messages and the
   // spans they carry.
   bool mpi_random_;
-  std::size_t reserve_;
+  std::size_t reserve_, precut_;
   std::vector<double> est_;
   std::vector<Rank> rank_;
   std::vector<char> cbusy_, giving_;
@@ -837,6 +865,7 @@ struct Settings {
   double coordinator_us = 0;
   Mpi mpi;
   std::vector<Mpi> mpi_also;  // further columns: the MPI protocol with other settings
+  double mpi_precut = 0;      // > 0: the pool starts cut into this many spans x ranks (what-if)
   std::uint64_t seeds = 5;
   std::vector<unsigned> workers{2, 16, 64, 1024};
 };
@@ -856,6 +885,7 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     double latency_us, coordinator_us;
     Mpi mpi;
     std::string label;
+    double precut = 0;
   };
   std::vector<Group> groups{{0, 0, Mpi{}, ""}};
   {
@@ -863,7 +893,12 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     std::snprintf(buf, sizeof buf, ", coordinator %g us a message", set.coordinator_us);
     const std::string coord = set.coordinator_us > 0 ? buf : "";
     if (set.mpi.poll_us > 0) {
-      groups.push_back({set.latency_us, set.coordinator_us, set.mpi, set.mpi.label(set.latency_us) + coord});
+      std::string label = set.mpi.label(set.latency_us) + coord;
+      if (set.mpi_precut > 0) {
+        std::snprintf(buf, sizeof buf, ", pool cut into %g x ranks", set.mpi_precut);
+        label += buf;
+      }
+      groups.push_back({set.latency_us, set.coordinator_us, set.mpi, label, set.mpi_precut});
     } else if (set.coordinator_us > 0) {
       std::snprintf(buf, sizeof buf, ", +%g us, coordinator %g us", set.latency_us,
                     set.coordinator_us);
@@ -928,7 +963,8 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
         for (std::uint64_t seed = 1; seed <= set.seeds; ++seed) {
           const Replay r = Scheduler(h, w, 1e-6 * g.latency_us, 1e-6 * set.give_us, poll,
                                      1e-6 * g.coordinator_us, 1e-6 * g.mpi.poll_us, g.mpi.random,
-                                     g.mpi.reserve_for(w), seed)
+                                     g.mpi.reserve_for(w), seed,
+                                     static_cast<std::size_t>(g.precut * w))
                                .run();
           // Every leaf searched once, and the workers not busier than the makespan allows.
           if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
@@ -944,11 +980,21 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
         }
         std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * work / (w * worst.makespan));
         row += buf;
+        std::string mpi_note;
+        if (g.mpi.poll_us > 0) {
+          char note[160];
+          std::snprintf(note, sizeof note,
+                        "; %llu messages, %llu kGive found no untried piece, %llu kDonate empty",
+                        static_cast<unsigned long long>(worst.messages),
+                        static_cast<unsigned long long>(worst.owed),
+                        static_cast<unsigned long long>(worst.empty));
+          mpi_note = note;
+        }
         std::fprintf(stderr,
                      "  %u workers%s: worst makespan %.4f s (%llu hand-outs, all busy after "
-                     "%.4f s), efficiency %.1f%% (mean of %llu draws %.1f%%)\n",
+                     "%.4f s%s), efficiency %.1f%% (mean of %llu draws %.1f%%)\n",
                      w, g.label.c_str(), worst.makespan,
-                     static_cast<unsigned long long>(worst.handouts), worst.ramp,
+                     static_cast<unsigned long long>(worst.handouts), worst.ramp, mpi_note.c_str(),
                      100 * work / (w * worst.makespan), static_cast<unsigned long long>(set.seeds),
                      100 * mean);
       }
@@ -1013,6 +1059,8 @@ int main(int argc, char** argv) {
       set.mpi.poll_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-pick") && has_value) {
       set.mpi.random = pick(a, argv[++k]);
+    } else if (!std::strcmp(a, "--mpi-precut") && has_value) {
+      set.mpi_precut = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-reserve") && has_value) {
       set.mpi.reserve = reserve(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-also") && has_value) {
