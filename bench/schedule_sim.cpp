@@ -1,8 +1,9 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
 //   build/cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us S]
-//                        [--mpi-poll-us P [--mpi-pick first|random]] [--workers 2,16,64,1024]
-//                        [--seeds N] FILE...
+//                        [--mpi-poll-us P [--mpi-pick first|random|heaviest] [--mpi-reserve N|auto]
+//                        [--mpi-precut K]] [--mpi-also P,first|random|heaviest,N|auto]...
+//                        [--workers 2,16,64,1024] [--seeds N] FILE...
 //   build/cubex_schedule --units N [--latency-us L] FILE...     (the old fixed-cut replay)
 //   build/cubex_schedule --eta FILE...
 //
@@ -30,16 +31,28 @@
 // --coordinator-us S (the columns with latency only), every hand-out also passes one central
 // coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
 // With --mpi-poll-us P (the columns with latency only) the replay follows the protocol of
-// cubex's MPI mode instead (src/mpi/cluster.cpp; a worker is a rank of one thread): rank 0's
-// coordinator holds a pool (at first the whole tree) and hands out nothing before it has read
-// every rank's first message (kHello); an idle rank sends kWant; the coordinator
-// sends work from its pool (heaviest first), or kGive to as many busy ranks (in rank order, or
-// from a random one with --mpi-pick random) as ranks wait; a busy rank answers kDonate with the
-// later half of its untried children one engine poll later (or, with no untried piece between
-// the hierarchy's levels, once it has one or has run dry: the engine would split inside the
-// piece), which the coordinator passes on as kWork. Every message takes L/2 and is then read at
-// the reader's next poll, a wait drawn uniformly from [0, P) (the job polls its exchange about
-// every millisecond).
+// cubex's MPI mode instead (src/mpi/cluster.cpp; a worker is a rank of one thread). Every
+// message takes L/2 (none from rank 0 to itself) and waits in its reader's inbox for the next
+// poll of the reader's job, which polls every P (the first poll at a phase drawn from [0, P))
+// and at once when its thread runs dry or has split its work (job.cpp's control loop is woken
+// then). Every rank sends kHello at 0 and, at each poll while idle, kWant once. At a poll a rank
+// reads its messages in the order sent, answers kGive (kDonate with nothing when idle; else its
+// thread, asked, gives the later half of its untried children at its shallowest level one
+// engine poll later, losing C, and the job wakes and sends it; with no untried piece between the
+// hierarchy's levels it gives once it has one or has run dry: the engine would split inside the
+// piece), then rank 0's coordinator takes its step: nothing before every kHello; spans from its
+// pool to the idle ranks, heaviest first by the engine's estimated weight (a node's children
+// share its weight equally); then kGive to busy ranks not giving, drawn at random (--mpi-pick
+// random, the default), in rank order (first) or, a what-if, the rank holding the most
+// estimated weight by the coordinator's account (heaviest), until the spans in the pool and the
+// donations asked cover the idle ranks plus a reserve (--mpi-reserve, auto: 1 + ranks/16, none with
+// one rank, as cluster.cpp). The protocol as first built: --mpi-poll-us 1000 --mpi-pick first
+// --mpi-reserve 0. --coordinator-us S charges rank 0 S per message it reads as coordinator, one
+// at a time. --mpi-also P,PICK,RESERVE adds columns for the protocol with those settings,
+// replayed over the same measurement. --mpi-precut K (not in cluster.cpp: a what-if) starts the
+// pool with the tree cut into K x ranks spans (the heaviest span cut into its children first).
+// Standard error also gives, per column, when the last worker began work, and for the MPI
+// protocol the messages sent, the kGive that found no untried piece, the empty kDonate.
 // Not modelled: memory bandwidth and caches shared by the threads of one machine; that the engine
 // does not split the levels of Algorithm M (multiplicities) that branch on an item again (a
 // warning says so).
@@ -253,6 +266,9 @@ Hierarchy measure(cubex::SearchJob& job, double grain) {
 
 // ---- The scheduler replayed over the hierarchy -----------------------------------------------
 
+// How the MPI coordinator picks the busy rank asked to give.
+enum Pick { kFirst, kRandom, kHeaviest };
+
 struct Replay {
   double makespan = 0;
   std::uint64_t handouts = 0;
@@ -273,7 +289,7 @@ class Scheduler {
   // passes rank 0's coordinator, and every rank reads its messages once per `mpi_poll`.
   // `mpi_reserve`: the spans the coordinator keeps in its pool beyond the idle ranks' needs.
   Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost, double poll,
-            double coordinator, double mpi_poll, bool mpi_random, std::size_t mpi_reserve,
+            double coordinator, double mpi_poll, int mpi_pick, std::size_t mpi_reserve,
             std::uint64_t seed, std::size_t mpi_precut = 0)
       : p_(h.pieces),
         w_(workers),
@@ -282,7 +298,7 @@ class Scheduler {
         poll_(poll),
         coordinator_(coordinator),
         mpi_poll_(mpi_poll),
-        mpi_random_(mpi_random),
+        pick_(mpi_pick),
         reserve_(mpi_reserve),
         precut_(mpi_precut),
         rng_(seed) {
@@ -295,6 +311,7 @@ class Scheduler {
           est_[c] = est_[k] / p_[k].count;
       cbusy_.assign(workers, 0);
       giving_.assign(workers, 0);
+      held_.assign(workers, 0.0);
       rank_.resize(workers);
     }
   }
@@ -513,8 +530,7 @@ class Scheduler {
 
   // ---- The MPI protocol (src/mpi/cluster.cpp). A message takes half the round trip (none from
   // rank 0 to itself: a local queue) and waits in the inbox for the reader's next poll.
-  void send(double t, std::uint32_t from, std::uint32_t to, Tag tag,
-            std::uint32_t parcel = kNone) {
+  void send(double t, std::uint32_t from, std::uint32_t to, Tag tag, std::uint32_t parcel = kNone) {
     const auto id = static_cast<std::uint32_t>(messages_.size());
     messages_.push_back(Message{from, to, tag, parcel});
     ++out_.messages;
@@ -551,7 +567,10 @@ class Scheduler {
         case kDonate:
           giving_[m.from] = 0;
           --giving_count_;
-          if (m.parcel != kNone) pool_.push_back(parcels_[m.parcel]);
+          if (m.parcel != kNone) {
+            pool_.push_back(parcels_[m.parcel]);
+            held_[m.from] = std::max(0.0, held_[m.from] - weight(parcels_[m.parcel]));
+          }
           break;
         case kWork:
           w.frames.assign(1, parcels_[m.parcel]);
@@ -605,8 +624,9 @@ class Scheduler {
   // Rank 0's coordinator's step at time t (Coordinator::step): nothing before every kHello;
   // work from its pool to the idle ranks (heaviest first); then kGive to busy ranks not already
   // giving, until the pool and the donations asked cover the idle ranks and the reserve: drawn
-  // at random, or with `mpi_random` false in rank order from rank 0 (the protocol as first
-  // built, with no reserve).
+  // at random (kRandom), in rank order from rank 0 (kFirst: the protocol as first built), or
+  // (kHeaviest, a what-if) the rank holding the most estimated weight by the coordinator's
+  // account: what it was handed less what it donated since.
   void coordinate(double t) {
     if (hellos_ < w_.size()) return;
     while (!idle_q_.empty() && !pool_.empty()) {
@@ -620,6 +640,7 @@ class Scheduler {
       const std::uint32_t r = idle_q_.front();
       idle_q_.pop_front();
       cbusy_[r] = 1;
+      held_[r] = weight(parcels_[parcel]);
       send(t, 0, r, kWork, parcel);
     }
     const std::size_t wanted = idle_q_.size() + reserve_;
@@ -630,7 +651,14 @@ class Scheduler {
     std::size_t next = 0;  // (rank order)
     while (giving_count_ + pool_.size() < wanted && next < candidates_.size()) {
       std::uint32_t r;
-      if (mpi_random_) {
+      if (pick_ == kHeaviest) {
+        std::size_t best = 0;
+        for (std::size_t k = 1; k < candidates_.size(); ++k)
+          if (held_[candidates_[k]] > held_[candidates_[best]]) best = k;
+        r = candidates_[best];
+        candidates_[best] = candidates_.back();
+        candidates_.pop_back();
+      } else if (pick_ == kRandom) {
         const std::size_t k = rng_() % candidates_.size();
         r = candidates_[k];
         candidates_[k] = candidates_.back();
@@ -680,7 +708,8 @@ class Scheduler {
   // The MPI protocol: each piece's estimated weight; the ranks; the coordinator's view (rank
   // busy, asked to give), its queue of idle ranks, its pool and reserve; the messages and the
   // spans they carry.
-  bool mpi_random_;
+  int pick_;
+  std::vector<double> held_;  // the coordinator's account of each rank's estimated weight
   std::size_t reserve_, precut_;
   std::vector<double> est_;
   std::vector<Rank> rank_;
@@ -843,7 +872,7 @@ int fixed_cut_table(const std::vector<std::string>& files, std::uint32_t units, 
 // ranks / 16, none with one rank, as cluster.cpp keeps).
 struct Mpi {
   double poll_us = 0;
-  bool random = true;
+  int pick = kRandom;  // a Pick
   long reserve = -1;
   std::size_t reserve_for(unsigned ranks) const {
     if (reserve >= 0) return static_cast<std::size_t>(reserve);
@@ -852,7 +881,10 @@ struct Mpi {
   std::string label(double latency_us) const {
     char buf[128];
     std::snprintf(buf, sizeof buf, ", +%g us, MPI, polls %g us, %s giver, reserve %s", latency_us,
-                  poll_us, random ? "random" : "first",
+                  poll_us,
+                  pick == kFirst    ? "first"
+                  : pick == kRandom ? "random"
+                                    : "heaviest",
                   reserve < 0 ? "1 + ranks/16" : std::to_string(reserve).c_str());
     return buf;
   }
@@ -961,11 +993,11 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
         Replay worst;
         double mean = 0;
         for (std::uint64_t seed = 1; seed <= set.seeds; ++seed) {
-          const Replay r = Scheduler(h, w, 1e-6 * g.latency_us, 1e-6 * set.give_us, poll,
-                                     1e-6 * g.coordinator_us, 1e-6 * g.mpi.poll_us, g.mpi.random,
-                                     g.mpi.reserve_for(w), seed,
-                                     static_cast<std::size_t>(g.precut * w))
-                               .run();
+          const Replay r =
+              Scheduler(h, w, 1e-6 * g.latency_us, 1e-6 * set.give_us, poll,
+                        1e-6 * g.coordinator_us, 1e-6 * g.mpi.poll_us, g.mpi.pick,
+                        g.mpi.reserve_for(w), seed, static_cast<std::size_t>(g.precut * w))
+                  .run();
           // Every leaf searched once, and the workers not busier than the makespan allows.
           if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
               r.busy > w * r.makespan * (1 + 1e-9)) {
@@ -1006,14 +1038,15 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
 }
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "cubex_schedule: %s\n"
-               "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us "
-               "S] [--mpi-poll-us P [--mpi-pick first|random] [--mpi-reserve N|auto]] [--mpi-also "
-               "P,first|random,N|auto]... [--workers 2,16,64,1024] [--seeds N] FILE...\n"
-               "       cubex_schedule --units N [--latency-us L] FILE...\n"
-               "       cubex_schedule --eta FILE...\n",
-               why);
+  std::fprintf(
+      stderr,
+      "cubex_schedule: %s\n"
+      "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us "
+      "S] [--mpi-poll-us P [--mpi-pick first|random|heaviest] [--mpi-reserve N|auto]] [--mpi-also "
+      "P,first|random|heaviest,N|auto]... [--workers 2,16,64,1024] [--seeds N] FILE...\n"
+      "       cubex_schedule --units N [--latency-us L] FILE...\n"
+      "       cubex_schedule --eta FILE...\n",
+      why);
   std::exit(2);
 }
 
@@ -1025,10 +1058,11 @@ double number(const char* flag, const char* text) {
   return v;
 }
 
-bool pick(const char* flag, const std::string& v) {
-  if (v != "first" && v != "random")
-    usage((std::string(flag) + ": expected first or random, found \"" + v + "\"").c_str());
-  return v == "random";
+int pick(const char* flag, const std::string& v) {
+  if (v != "first" && v != "random" && v != "heaviest")
+    usage(
+        (std::string(flag) + ": expected first, random or heaviest, found \"" + v + "\"").c_str());
+  return v == "first" ? kFirst : v == "random" ? kRandom : kHeaviest;
 }
 
 long reserve(const char* flag, const std::string& v) {
@@ -1058,21 +1092,22 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(a, "--mpi-poll-us") && has_value) {
       set.mpi.poll_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-pick") && has_value) {
-      set.mpi.random = pick(a, argv[++k]);
+      set.mpi.pick = pick(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-precut") && has_value) {
       set.mpi_precut = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-reserve") && has_value) {
       set.mpi.reserve = reserve(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-also") && has_value) {
-      // P,first|random,N|auto
+      // P,first|random|heaviest,N|auto
       const std::string v = argv[++k];
       const std::size_t c1 = v.find(','), c2 = c1 == std::string::npos ? c1 : v.find(',', c1 + 1);
       if (c2 == std::string::npos || v.find(',', c2 + 1) != std::string::npos)
-        usage(("--mpi-also: expected POLL_US,first|random,N|auto, found \"" + v + "\"").c_str());
+        usage(("--mpi-also: expected POLL_US,first|random|heaviest,N|auto, found \"" + v + "\"")
+                  .c_str());
       Mpi m;
       m.poll_us = number(a, v.substr(0, c1).c_str());
       if (m.poll_us <= 0) usage("--mpi-also: expected a poll period > 0");
-      m.random = pick(a, v.substr(c1 + 1, c2 - c1 - 1).c_str());
+      m.pick = pick(a, v.substr(c1 + 1, c2 - c1 - 1).c_str());
       m.reserve = reserve(a, v.substr(c2 + 1).c_str());
       set.mpi_also.push_back(m);
     } else if (!std::strcmp(a, "--coordinator-us") && has_value) {
