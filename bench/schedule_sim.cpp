@@ -1067,8 +1067,9 @@ int pick(const char* flag, const std::string& v) {
 
 long reserve(const char* flag, const std::string& v) {
   if (v == "auto") return -1;
-  const double n = number(flag, v.c_str());
-  if (n != std::floor(n) || n > 1e6)
+  char* end = nullptr;
+  const double n = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end || !(n >= 0) || n != std::floor(n) || n > 1e6)
     usage((std::string(flag) + ": expected auto or a whole number, found \"" + v + "\"").c_str());
   return static_cast<long>(n);
 }
