@@ -202,11 +202,27 @@ std::vector<CutPiece> cut_pieces(detail::Engine& engine, std::uint32_t units,
 }  // namespace
 
 std::vector<TreePath> SearchJob::cut(std::uint32_t units, const std::atomic<bool>* stop) const {
-  auto engine = proto_->clone();
   std::vector<TreePath> starts;
-  for (auto& p : cut_pieces(*engine, std::max<std::uint32_t>(units, 1), stop))
-    starts.push_back(std::move(p.start));
+  for (auto& s : cut_spans(units, stop)) starts.push_back(std::move(s.begin));
   return starts;
+}
+
+std::vector<TreeSpan> SearchJob::cut_spans(std::uint32_t units,
+                                           const std::atomic<bool>* stop) const {
+  auto engine = proto_->clone();
+  const auto pieces = cut_pieces(*engine, std::max<std::uint32_t>(units, 1), stop);
+  std::vector<TreeSpan> spans;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    TreeSpan s;
+    s.begin = pieces[k].start;
+    if (k + 1 < pieces.size()) {
+      s.end = pieces[k + 1].start;
+      s.to_end = false;
+    }
+    s.weight = pieces[k].weight;
+    spans.push_back(std::move(s));
+  }
+  return spans;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -238,6 +238,9 @@ class SearchJob {
   // is the root), deterministic; bounded work (a few times `units` engine calls, none deeper
   // than 64 levels). Stops early, with fewer units, when `stop` is set.
   std::vector<TreePath> cut(std::uint32_t units, const std::atomic<bool>* stop = nullptr) const;
+  // The same cut as spans (consecutive, covering the tree), with their estimated weights.
+  std::vector<TreeSpan> cut_spans(std::uint32_t units,
+                                  const std::atomic<bool>* stop = nullptr) const;
   // Searches one span on the calling thread (benchmarks, tests).
   SolveStats search(const TreeSpan& span, SolutionVisitor* visit = nullptr);
 
