@@ -811,9 +811,9 @@ JobResult JobRunner::run() {
     std::uint64_t tick_epoch = 0;
     bool tick_pending = false, checkpoint_due = false;
     JobLink link(*this);
+    unsigned wait_us = 10000;  // (an exchange says how soon: messages from elsewhere wait for it)
     while (exited_ < pool.size()) {
-      // (An exchange is polled often: messages from other processes wait for it.)
-      cv_.wait_for(lock, ex_ ? std::chrono::microseconds(100) : std::chrono::microseconds(10000));
+      cv_.wait_for(lock, std::chrono::microseconds(wait_us));
       if (ex_) {  // the exchange owns stopping, progress and checkpoints
         if (halted_) continue;
         bool go = false;
@@ -826,6 +826,7 @@ JobResult JobRunner::run() {
           halt(false);
           continue;
         }
+        wait_us = std::clamp(ex_->next_poll_us(), 100u, 10000u);
         lock.lock();
         if (!go) halt(false);
         continue;

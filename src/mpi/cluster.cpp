@@ -286,6 +286,8 @@ class Coordinator {
   }
 
   bool ended() const { return ended_; }
+  // Rank 0 reads its messages every 100 us when there are other ranks: they wait on it.
+  bool answers_others() const { return ranks_ > 1; }
 
   void handle(int from, int tag, Reader& m) {
     double w = 0;
@@ -625,7 +627,15 @@ class Member final : public WorkExchange {
       stop_sent_ = true;
     }
     if (coord_) coord_->step();
+    waiting_ = (want_sent_ && link.idle()) || owe_ || snapping_ || reporting_;
     return true;
+  }
+
+  // Polls every 100 us while this rank waits on a message, and on rank 0 (the others wait on
+  // it); every millisecond while it just searches (a request to split is then answered within
+  // about 1 ms, while the pool's reserve serves the rank that asked).
+  unsigned next_poll_us() const override {
+    return waiting_ || (coord_ && coord_->answers_others()) ? 100 : 1000;
   }
 
  private:
@@ -646,7 +656,7 @@ class Member final : public WorkExchange {
   Coordinator* coord_;
   const std::atomic<bool>* stop_;
   bool want_sent_ = false, owe_ = false, reporting_ = false, snapping_ = false, paused_ = false;
-  bool quit_ = false, stop_sent_ = false;
+  bool quit_ = false, stop_sent_ = false, waiting_ = true;
   std::mutex mu_;  // guards found_
   Words found_;
   std::uint64_t found_count_ = 0;

@@ -212,6 +212,8 @@ class WorkExchange {
  public:
   virtual ~WorkExchange() = default;
   virtual bool poll(JobLink& link) = 0;
+  // How soon to poll again, in microseconds (asked after each poll; 100 to 10,000).
+  virtual unsigned next_poll_us() const { return 1000; }
 };
 
 class SearchJob {
