@@ -373,4 +373,47 @@ std::string infeasibility(const Model& m) {
          counts(want_e, want_c);
 }
 
+std::vector<ItemId> memo_order(const Model& m) {
+  const std::size_t nf = m.faces.size();
+  const int n = m.size;
+  std::map<Vec3, std::vector<std::size_t>> through;  // border point -> faces
+  std::vector<std::vector<Vec3>> border(nf);
+  for (std::size_t f = 0; f < nf; ++f) {
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c)
+        if (r == 0 || c == 0 || r == n - 1 || c == n - 1) {
+          border[f].push_back(m.faces[f].point(r, c, n));
+          through[border[f].back()].push_back(f);
+        }
+  }
+  // The open points of a set of faces: border points through a face taken and one not taken.
+  std::vector<bool> taken(nf, false);
+  auto open_points = [&]() {
+    std::size_t k = 0;
+    for (const auto& [p, fs] : through) {
+      bool in = false, out = false;
+      for (std::size_t f : fs) (taken[f] ? in : out) = true;
+      k += in && out;
+    }
+    return k;
+  };
+  std::vector<ItemId> order;
+  for (std::size_t k = 0; k < nf; ++k) {
+    std::size_t best = nf, best_open = 0;
+    for (std::size_t f = 0; f < nf; ++f) {
+      if (taken[f]) continue;
+      taken[f] = true;
+      const std::size_t open = open_points();
+      taken[f] = false;
+      if (best == nf || open < best_open) {
+        best = f;
+        best_open = open;
+      }
+    }
+    taken[best] = true;
+    order.push_back(m.face_items[best]);
+  }
+  return order;
+}
+
 }  // namespace cubex::happycube
