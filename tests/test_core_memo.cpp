@@ -104,7 +104,7 @@ TEST(Memo, SolutionsFixedByAPermutation) {
   int fixed_somewhere = 0;
   for (int trial = 0; trial < 30; ++trial) {
     SCOPED_TRACE(trial);
-    const int n = trial % 2 ? 6 : 8;  // items on the cycle
+    const int n = trial % 2 ? 6 : 8;         // items on the cycle
     const int step = trial % 4 < 2 ? 1 : 2;  // the rotation by `step`
     Problem p;
     for (int i = 0; i < n; ++i) p.add_primary("c" + std::to_string(i));

@@ -277,3 +277,25 @@ TEST(HappyCubeCli, SparePlatesAndReasonsForNoSolution) {
   EXPECT_EQ(j["stats"]["nodes"], 0);
   fs::remove_all(temp_dir());
 }
+
+// Counting alone goes by memo and says so; --backend searches instead, with the same counts
+// (a box of two cubes from a Confusius and a Rubens set: 12 plates, 10 faces).
+TEST(HappyCubeCli, CountsByMemoUnlessABackendIsNamed) {
+  const std::string box =
+      std::string(CUBEX_SOURCE_DIR) + "/puzzles/happycube/rubens_box_2x1x1.json";
+  const CliResult memo = cubex_run("solve '" + box + "'");
+  EXPECT_EQ(memo.status, 0) << memo.out;
+  EXPECT_NE(memo.out.find("(counted by memo: "), std::string::npos) << memo.out;
+  const CliResult search = cubex_run("solve '" + box + "' --backend links --threads 1");
+  EXPECT_EQ(search.status, 0) << search.out;
+  EXPECT_EQ(search.out.find("counted by memo"), std::string::npos) << search.out;
+  auto counts = [](const std::string& out) {
+    const auto a = out.find("solutions: "), b = out.find("\nnodes: ");
+    return a == std::string::npos || b == std::string::npos ? out : out.substr(a, b - a);
+  };
+  EXPECT_EQ(counts(memo.out), counts(search.out));
+  EXPECT_NE(counts(memo.out).find("18 of them symmetric"), std::string::npos) << memo.out;
+  // Solutions listed, or JSON written: the search.
+  const CliResult first = cubex_run("solve '" + box + "' --first");
+  EXPECT_EQ(first.out.find("counted by memo"), std::string::npos) << first.out;
+}

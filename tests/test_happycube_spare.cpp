@@ -422,8 +422,8 @@ TEST(HappyCubeSpareSamples, ShippedStructures) {
 // symmetric classes among them).
 TEST(HappyCubeMemo, ThreeSetsOnACubeAgreeWithTheSearch) {
   const std::string dir = std::string(CUBEX_SOURCE_DIR) + "/puzzles/happycube/";
-  Spec spec = hc::parse_json(
-      nlohmann::json::parse(cubex::read_file(dir + "l3_three_sets.json")), "l3_three_sets.json");
+  Spec spec = hc::parse_json(nlohmann::json::parse(cubex::read_file(dir + "l3_three_sets.json")),
+                             "l3_three_sets.json");
   spec.structure = kCube;
   auto pz = hc::make_puzzle(spec);
   const std::vector<cubex::ItemId> order = pz->memo_order();
