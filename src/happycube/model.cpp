@@ -2,6 +2,7 @@
 #include "cubex/happycube/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -397,23 +398,37 @@ std::vector<ItemId> memo_order(const Model& m) {
     }
     return k;
   };
-  std::vector<ItemId> order;
-  for (std::size_t k = 0; k < nf; ++k) {
-    std::size_t best = nf, best_open = 0;
-    for (std::size_t f = 0; f < nf; ++f) {
-      if (taken[f]) continue;
-      taken[f] = true;
-      const std::size_t open = open_points();
-      taken[f] = false;
-      if (best == nf || open < best_open) {
-        best = f;
-        best_open = open;
+  // From each first face, greedily the face that leaves the fewest open points; of these orders
+  // the one with the smallest sum of 2^(open points) over its steps (a bound on the states).
+  std::vector<ItemId> best_order;
+  double best_cost = 0;
+  for (std::size_t first = 0; first < nf; ++first) {
+    std::fill(taken.begin(), taken.end(), false);
+    taken[first] = true;
+    std::vector<ItemId> order{m.face_items[first]};
+    double cost = 0;
+    for (std::size_t k = 1; k < nf; ++k) {
+      std::size_t best = nf, best_open = 0;
+      for (std::size_t f = 0; f < nf; ++f) {
+        if (taken[f]) continue;
+        taken[f] = true;
+        const std::size_t open = open_points();
+        taken[f] = false;
+        if (best == nf || open < best_open) {
+          best = f;
+          best_open = open;
+        }
       }
+      taken[best] = true;
+      order.push_back(m.face_items[best]);
+      cost += std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(best_open, 1000)));
     }
-    taken[best] = true;
-    order.push_back(m.face_items[best]);
+    if (best_order.empty() || cost < best_cost) {
+      best_order = order;
+      best_cost = cost;
+    }
   }
-  return order;
+  return best_order;
 }
 
 }  // namespace cubex::happycube

@@ -172,10 +172,12 @@ struct Model {
 // (docs/happycube.md), so it is off by default and kept to measure.
 Model compile(const Spec& spec, bool hole_items = false);
 
-// The face items in the order in which the memo counter (cubex/core/memo.hpp) branches on them:
-// face 0 first, then always the face that shares the most border points with the faces before
-// it (ties: the lower index). Neighbour after neighbour, few border points stay open between
-// the plates laid and the faces left, so many choices of plates leave the same state.
+// The face items in the order in which the memo counter (cubex/core/memo.hpp) branches on them.
+// A state of the count is the border points left open between the plates laid and the faces
+// left (and the plates used), so the order keeps few points open: from each first face, it takes
+// greedily the face that leaves the fewest open points, and keeps the order whose steps have the
+// smallest sum of 2^(open points). On an L of three cubes it sweeps from the end of one arm to
+// the other (4 times fewer states than starting at the corner cube).
 std::vector<ItemId> memo_order(const Model& m);
 
 // The reason a compiled model cannot have a solution, found by counting before any search, or an
