@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "core/engine.hpp"
 #include "cubex/core/job.hpp"
@@ -454,5 +456,180 @@ TEST(Job, DegenerateTreesCostNoMoreWithTwoThreads) {
       const JobResult rs = job.run(shard);
       EXPECT_TRUE(rs.complete);
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The WorkExchange/JobLink hooks (what the MPI mode builds on), in one process: jobs that start
+// empty and pass spans through a shared pool count every node exactly once, and a held job's
+// drained counts plus its spans resume to the full count.
+
+namespace {
+
+// Jobs linked through one pool: an idle job takes a span from the pool, or asks the others to
+// give one (take(): a pending span, or a split by a running thread).
+struct Pool {
+  std::mutex mu;
+  std::vector<TreeSpan> spans{TreeSpan{{}, {}, true, 1.0}};
+  std::vector<char> idle, want;
+  cubex::JobCounts done;
+  std::uint64_t moved = 0;
+  bool end = false;
+};
+
+class PoolExchange final : public cubex::WorkExchange {
+ public:
+  PoolExchange(Pool& pool, int me) : pool_(pool), me_(me) {}
+  bool poll(cubex::JobLink& link) override {
+    std::lock_guard<std::mutex> lock(pool_.mu);
+    double w = 0;
+    pool_.done += link.drain(w);
+    if (pool_.end) return false;
+    if (pool_.want[me_]) {
+      TreeSpan s;
+      if (link.take(s)) {
+        pool_.spans.push_back(std::move(s));
+        pool_.want[me_] = 0;
+        ++pool_.moved;
+      } else if (link.idle()) {
+        pool_.want[me_] = 0;
+      }
+    }
+    pool_.idle[me_] = link.idle();
+    if (!pool_.idle[me_]) return true;
+    if (!pool_.spans.empty()) {
+      link.add(std::move(pool_.spans.back()));
+      pool_.spans.pop_back();
+      pool_.idle[me_] = 0;
+      return true;
+    }
+    if (std::all_of(pool_.idle.begin(), pool_.idle.end(), [](char c) { return c != 0; })) {
+      pool_.end = true;  // nothing anywhere: every job is idle and the pool is empty
+      return false;
+    }
+    for (std::size_t k = 0; k < pool_.want.size(); ++k)
+      if (static_cast<int>(k) != me_ && !pool_.idle[k]) pool_.want[k] = 1;
+    return true;
+  }
+
+ private:
+  Pool& pool_;
+  int me_;
+};
+
+}  // namespace
+
+TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
+  struct Case {
+    const char* file;
+    int jobs;
+    unsigned threads;
+  };
+  for (const Case& c : {Case{"soma.dlx", 1, 1}, Case{"soma.dlx", 2, 1}, Case{"soma.dlx", 3, 2},
+                        Case{"pent6x10_sym.dlx", 2, 2}, Case{"pent6x10_sym.dlx", 3, 1}}) {
+    const Problem& p = xc(c.file);
+    const auto one = cubex::Solver(p).count();
+    const int jobs = c.jobs;
+    Pool pool;
+    pool.idle.assign(jobs, 0);
+    pool.want.assign(jobs, 0);
+    std::vector<std::unique_ptr<SearchJob>> js;
+    std::vector<std::unique_ptr<PoolExchange>> xs;
+    const auto bs = backends_for(p);  // both backends in one search
+    for (int k = 0; k < jobs; ++k) {
+      js.push_back(std::make_unique<SearchJob>(p, nullptr, bs[k % bs.size()]));
+      xs.push_back(std::make_unique<PoolExchange>(pool, k));
+    }
+    std::vector<std::thread> run;
+    for (int k = 0; k < jobs; ++k) {
+      run.emplace_back([&, k] {
+        JobOptions opt;
+        opt.threads = c.threads;
+        opt.exchange = xs[k].get();
+        const JobResult r = js[k]->run(opt);
+        EXPECT_TRUE(r.complete);  // nothing left here when the exchange ended it
+      });
+    }
+    for (auto& t : run) t.join();
+    const std::string what = std::string(c.file) + ", " + std::to_string(jobs) + " jobs of " +
+                             std::to_string(c.threads) + " threads";
+    EXPECT_EQ(pool.done.total, one.solutions) << what;
+    EXPECT_EQ(pool.done.nodes, one.nodes) << what;
+    EXPECT_TRUE(pool.spans.empty()) << what;
+    if (jobs > 1) {
+      EXPECT_GT(pool.moved, 0u) << what;
+    }
+  }
+}
+
+// An exchange that holds the job after a few polls, then ends it: the counts drained and the
+// spans held make a state that a plain job resumes to the full count. Done at random moments.
+TEST(Job, HeldJobsSpansAndDrainedCountsResumeExactly) {
+  const Problem& p = xc("pent6x10_sym.dlx");
+  const auto one = cubex::Solver(p).count();
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 5; ++trial) {
+    struct Holder final : cubex::WorkExchange {
+      int polls = 0, hold_at = 0;
+      bool given = false, holding = false;
+      cubex::JobCounts done;
+      std::vector<TreeSpan> spans;
+      bool poll(cubex::JobLink& link) override {
+        double w = 0;
+        if (!given) {
+          link.add(TreeSpan{{}, {}, true, 1.0});
+          given = true;
+        }
+        if (++polls == hold_at) {
+          link.hold();
+          holding = true;
+        }
+        if (holding && link.held()) {
+          done += link.drain(w);
+          spans = link.spans();
+          return false;
+        }
+        if (!holding) done += link.drain(w);
+        return !(link.idle() && !holding);
+      }
+    } ex;
+    ex.hold_at = 2 + static_cast<int>(rng() % 60);
+    SearchJob job(p);
+    JobOptions opt;
+    opt.threads = 1 + trial % 3;
+    opt.exchange = &ex;
+    job.run(opt);
+    cubex::JobState st;
+    st.tree = job.identity();
+    st.counts = ex.done;
+    st.pending = ex.spans;
+    JobOptions again;
+    again.threads = 2;
+    again.resume = &st;
+    const JobResult r = job.run(again);
+    EXPECT_TRUE(r.complete) << trial;
+    EXPECT_EQ(r.counts.total, one.solutions)
+        << "trial " << trial << ", held at poll " << ex.hold_at;
+    EXPECT_EQ(r.counts.nodes, one.nodes) << "trial " << trial;
+  }
+}
+
+// What an exchange cannot be combined with is refused.
+TEST(Job, ExchangeRefusesResumeShardsOrderAndLimits) {
+  const Problem& p = xc("soma.dlx");
+  SearchJob job(p);
+  struct Never final : cubex::WorkExchange {
+    bool poll(cubex::JobLink&) override { return false; }
+  } ex;
+  cubex::JobState st;
+  st.tree = job.identity();
+  for (int k = 0; k < 4; ++k) {
+    JobOptions opt;
+    opt.exchange = &ex;
+    if (k == 0) opt.resume = &st;
+    if (k == 1) opt.shard_count = 2;
+    if (k == 2) opt.ordered = true;
+    if (k == 3) opt.max_classes = 3;
+    EXPECT_THROW(job.run(opt), std::invalid_argument) << k;
   }
 }

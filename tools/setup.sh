@@ -11,12 +11,15 @@
 #                                (CUBEX_BURRTOOLS, on when both are found) and admesh (STL checks)
 #   tools/setup.sh --python      also install pybind11, pytest and numpy and build the Python
 #                                module (-DCUBEX_PYTHON=ON; docs/python.md)
+#   tools/setup.sh --mpi         also install Open MPI and build the MPI mode, `solve --mpi`
+#                                under mpirun (-DCUBEX_MPI=ON; docs/parallel.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 deps_only=0
 baselines=OFF
 python=OFF
+mpi=OFF
 pkgs=(cmake g++ make libboost-program-options-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
 for arg in "$@"; do
   case "$arg" in
@@ -26,7 +29,8 @@ for arg in "$@"; do
     --fuzz) pkgs+=(clang libclang-rt-dev) ;;
     --burrtools) pkgs+=(zlib1g-dev libpugixml-dev admesh) ;;
     --python) pkgs+=(python3-dev python3-pybind11 pybind11-dev python3-pytest python3-numpy); python=ON ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --mpi) pkgs+=(libopenmpi-dev openmpi-bin); mpi=ON ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,7 +53,7 @@ py=()
 # Debian's interpreter, the one its python3-* packages serve (not a python3 earlier on PATH).
 if [ "$python" = ON ] && [ -x /usr/bin/python3 ]; then py=(-DPython_EXECUTABLE=/usr/bin/python3); fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUBEX_BASELINES=$baselines \
-  -DCUBEX_PYTHON=$python "${py[@]}" >/dev/null
+  -DCUBEX_PYTHON=$python -DCUBEX_MPI=$mpi "${py[@]}" >/dev/null
 cmake --build build -j "$(nproc)"
 echo
 ./build/cubex solve puzzles/voxel/soma.json

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
@@ -47,7 +48,8 @@ int cmd_render(const std::vector<std::string>& args) {
       "  --html  a self-contained 3-D viewer (no network): drag to turn, a slider to explode the\n"
       "          pieces, left and right arrows to step through the solutions\n"
       "  --stl   solution K for 3-D printing: one binary STL per piece (lying flat) and\n"
-      "          assembly.stl with every piece in its place; millimetres, --gap MM apart\n\n"
+      "          assembly.stl with every piece in its place; millimetres, --gap MM apart,\n"
+      "          edges chamfered by --bevel MM\n\n"
       "options");
   std::string file, svg_out, html_out, from, stl_dir, symmetry = "auto";
   LoadOptions load;
@@ -69,7 +71,8 @@ int cmd_render(const std::vector<std::string>& args) {
      "STL: the space between two pieces that touch, in mm (default 0.2; more than 0); each "
      "piece shrinks by half of it on every side")
     ("bevel", po::value(&stl.bevel),
-     "STL: chamfer the pieces' edges by MM; not implemented yet, only 0 (sharp edges)")
+     "STL: chamfer the pieces' convex edges by MM, at 45 degrees (default 0: sharp edges; "
+     "else 0.01 or more and less than (unit - gap) / 2); concave edges stay sharp")
     ("symmetry", po::value(&symmetry),
      "auto (default): one solution per class of solutions that are turned or mirrored copies of "
      "each other, as 'cubex solve' counts them; rotations: classes under rotations only; none: "
@@ -87,10 +90,13 @@ int cmd_render(const std::vector<std::string>& args) {
     throw UsageError("expected --unit between 0 and 1000 mm");
   if (!stl_dir.empty() && !(stl.gap > 0 && stl.gap < stl.unit))
     throw UsageError("expected --gap greater than 0 and less than --unit");
-  if (stl.bevel != 0) {
-    throw UsageError(
-        "--bevel is not implemented yet: the pieces have sharp edges (only --bevel 0; "
-        "see docs/interop.md)");
+  if (!stl_dir.empty() && stl.bevel != 0 &&
+      !(stl.bevel >= render::kMinBevel && stl.bevel < render::max_bevel(stl.unit, stl.gap))) {
+    std::ostringstream msg;
+    msg << "expected --bevel 0 (sharp edges) or at least " << render::kMinBevel << " and less than "
+        << render::max_bevel(stl.unit, stl.gap) << " mm (half of --unit minus --gap), found "
+        << stl.bevel;
+    throw UsageError(msg.str());
   }
   if (k == 0) throw UsageError("--solution counts from 1, found 0");
   if (limit == 0) throw UsageError("--limit must be at least 1");

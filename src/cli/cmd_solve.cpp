@@ -129,6 +129,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   if (!search.resume.empty()) refuse_overwriting_input("resume", search.resume, {file});
 
   set_max_nodes(max_nodes);
+  start_mpi(search, vm);  // --mpi: only rank 0 prints and writes files
+  const bool root = search.rank == 0;
   load_resume(search);  // --resume: the checkpoint decides the symmetry mode and backend
   if (search.saved) {
     const CheckpointRun& r = search.saved_run;
@@ -148,6 +150,7 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   const std::vector<std::string> notes = puzzle->notes();
   if (const std::string why = puzzle->infeasible(); !why.empty()) {
+    if (!root) return kExitOk;
     // No search: the reason is the answer (0 solutions, a normal result).
     std::cout << puzzle->name() << " (" << puzzle->kind() << ", " << with_commas(pb.num_items())
               << " items, " << with_commas(pb.num_options()) << " options)\n";
@@ -203,9 +206,9 @@ int cmd_solve(const std::vector<std::string>& args) {
                                    {"elements", group.symmetry},
                                    {"group", group_json(*puzzle, group)}}}};
   try {
-    if (!json_out.empty())
+    if (!json_out.empty() && root)
       streams.push_back(std::make_unique<SolveStream>(json_out, StreamFormat::kJson));
-    if (!jsonl_out.empty())
+    if (!jsonl_out.empty() && root)
       streams.push_back(std::make_unique<SolveStream>(jsonl_out, StreamFormat::kJsonl));
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
@@ -251,13 +254,14 @@ int cmd_solve(const std::vector<std::string>& args) {
   std::optional<SearchOutcome> memo;
   MemoClasses memo_stats;
   if (!keep && streams.empty() && limits.max_solutions == 0 && vm.count("backend") == 0 &&
-      search.checkpoint.empty() && search.resume.empty() && search.shard.empty()) {
+      search.checkpoint.empty() && search.resume.empty() && search.shard.empty() && !search.mpi) {
     memo = count_by_memo(*puzzle, sym ? &*sym : nullptr, &g_stop, memo_stats);
   }
   const bool by_memo = memo.has_value();
   const SearchOutcome run = by_memo ? std::move(*memo)
                                     : run_search(pb, file, keep ? &visitor : nullptr, limits,
                                                  search, sym ? &*sym : nullptr, symmetry);
+  if (!root) return kExitOk;  // rank 0 has the counts of all
   const JobResult& st = run.job;
   const JobCounts& sy = run.job.counts;
   const bool interrupted = st.stopped;

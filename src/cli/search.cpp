@@ -14,6 +14,9 @@
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
 #include "cubex/io/json.hpp"
+#ifdef CUBEX_WITH_MPI
+#include "cubex/mpi/cluster.hpp"
+#endif
 
 namespace po = boost::program_options;
 
@@ -102,8 +105,34 @@ void add_search_options(po::options_description& opts, SearchOptions& o) {
      "and shard come from FILE")
     ("shard", po::value(&o.shard), "K/N: search only shard K of N of a fixed cut of the tree")
     ("progress", po::value(&o.progress)->implicit_value("10"),
-     "print a progress line to stderr every SECONDS (default 10), also into logs");
+     "print a progress line to stderr every SECONDS (default 10), also into logs")
+    ("mpi", po::bool_switch(&o.mpi),
+     "one search over the ranks of `mpirun -n N cubex solve ... --mpi` (each with --threads); "
+     "rank 0 hands out the work, prints, writes --json and the checkpoint (needs a cubex "
+     "built with -DCUBEX_MPI=ON)");
   // clang-format on
+}
+
+void start_mpi(SearchOptions& o, const po::variables_map& vm) {
+  if (!o.mpi) return;
+  if (!o.shard.empty()) {
+    throw UsageError(
+        "--mpi splits the work on demand: leave out --shard (shards are for "
+        "schedulers without MPI)");
+  }
+  if (vm.count("first") || (vm.count("limit") && vm["limit"].as<std::uint64_t>() > 0)) {
+    throw UsageError("--mpi counts or lists every solution: leave out --first and --limit");
+  }
+#ifdef CUBEX_WITH_MPI
+  auto session = std::make_shared<mpi::Session>();
+  o.rank = session->rank();
+  o.ranks = session->size();
+  o.mpi_session = session;
+#else
+  throw UsageError(
+      "this cubex was built without MPI: configure with -DCUBEX_MPI=ON (Debian: tools/setup.sh "
+      "--mpi installs Open MPI; docs/parallel.md)");
+#endif
 }
 
 void load_resume(SearchOptions& o) {
@@ -123,7 +152,7 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisito
   opt.threads = threads;
   opt.max_classes = limits.max_solutions;
   opt.stop = limits.stop;
-  opt.ordered = visit != nullptr;
+  opt.ordered = visit != nullptr && !o.mpi;  // (over MPI: in the order the ranks find them)
   if (!o.shard.empty()) {
     const Shard sh = parse_shard(o.shard);
     opt.shard_index = sh.k;
@@ -131,6 +160,10 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisito
   }
   if (o.saved) {
     const TreeIdentity& t = o.saved->tree;
+    if (o.mpi && t.shard_count > 1) {
+      throw UsageError("the checkpoint is of shard " + std::to_string(t.shard_index) + "/" +
+                       std::to_string(t.shard_count) + ": resume it without --mpi");
+    }
     if (!o.shard.empty() &&
         (t.shard_index != opt.shard_index || t.shard_count != opt.shard_count)) {
       throw UsageError("--shard " + o.shard + " differs from the checkpoint's shard " +
@@ -197,10 +230,36 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisito
     };
   }
   SearchOutcome out;
-  try {
-    out.job = job.run(opt, visit);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
+#ifdef CUBEX_WITH_MPI
+  if (o.mpi) {
+    const auto& session = *std::static_pointer_cast<mpi::Session>(o.mpi_session);
+    if (!session.root()) {  // rank 0 reports and saves for all
+      opt.on_progress = nullptr;
+      opt.on_checkpoint = nullptr;
+    }
+    try {
+      out.job = mpi::run(session, job, opt, visit);
+    } catch (const std::exception& e) {
+      // The other ranks wait for this one: end them all (exit 2 for bad input, as always).
+      const bool bad_input = dynamic_cast<const std::invalid_argument*>(&e) ||
+                             dynamic_cast<const UsageError*>(&e) ||
+                             dynamic_cast<const InputError*>(&e);
+      if (session.size() == 1) {
+        if (dynamic_cast<const std::invalid_argument*>(&e)) throw UsageError(e.what());
+        throw;
+      }
+      std::cerr << "cubex solve: rank " << session.rank() << " of " << session.size() << ": "
+                << e.what() << std::endl;
+      session.abort(bad_input ? kExitBadInput : kExitInternal);
+    }
+  }
+#endif
+  if (!o.mpi) {
+    try {
+      out.job = job.run(opt, visit);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
   }
   if (tty && width) std::cerr << "\n";
   const TreeIdentity id = out.job.state.tree;
@@ -214,7 +273,8 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisito
               {"resumed", o.saved.has_value()},
               {"spans", out.job.spans},
               {"splits", out.job.splits},
-              {"pending", out.job.state.pending.size()}};
+              {"pending", out.job.state.pending.size()},
+              {"ranks", o.ranks}};
   return out;
 }
 

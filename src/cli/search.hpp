@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct SearchOptions {
   std::string shard;             // --shard K/N
   std::string backend = "auto";  // --backend auto|links|bitset
   std::string progress;          // --progress[=SECONDS]: "" off
+  bool mpi = false;              // --mpi: one rank of an MPI job (start_mpi())
+  int rank = 0, ranks = 1;       // this process among the MPI job's (0 of 1 without --mpi)
+  std::shared_ptr<void> mpi_session;
   // Filled by load_resume(): the checkpoint to go on from and how it was run.
   std::optional<JobState> saved;
   CheckpointRun saved_run;
@@ -28,6 +32,10 @@ struct SearchOptions {
 
 // Adds --threads, --backend, --checkpoint, --checkpoint-every, --resume, --shard and --progress.
 void add_search_options(boost::program_options::options_description& opts, SearchOptions& o);
+
+// With --mpi, joins the MPI job (UsageError when cubex was built without MPI, or for options
+// that the MPI mode does not take); rank and ranks are then set.
+void start_mpi(SearchOptions& o, const boost::program_options::variables_map& vm);
 
 // With --resume, reads the checkpoint (InputError when it is not a valid one).
 void load_resume(SearchOptions& o);

@@ -217,6 +217,7 @@ class JobRunner {
   JobResult run();
 
  private:
+  friend class JobLink;
   enum class State { kPending, kRunning, kDone };
   struct Slot {
     TreeSpan span;
@@ -278,13 +279,19 @@ class JobRunner {
   bool stopped_ = false, limited_ = false;
   std::exception_ptr error_;
   std::atomic<std::uint64_t> accepted_{0};  // unordered max_classes
+  // With an exchange (JobLink): threads hold still, a split is wanted elsewhere, what was drained.
+  WorkExchange* const ex_ = opt_.exchange;
+  bool paused_ = false, wanted_ = false;
+  std::uint64_t settle_epoch_ = 0;
+  JobCounts drained_;
+  double weight_drained_ = 0;
 };
 
 bool JobRunner::give(void* ctx, TreeSpan&& span) {
   Worker& w = *static_cast<Worker*>(ctx);
   JobRunner& r = *w.run;
   std::lock_guard<std::mutex> lock(r.mu_);
-  if (r.halted_ || r.idle_ <= r.pending_) return false;
+  if (r.halted_ || r.idle_ + (r.wanted_ ? 1 : 0) <= r.pending_) return false;
   Slot& mine = w.slot->second;
   mine.span.end = span.begin;
   mine.span.to_end = false;
@@ -425,12 +432,13 @@ void JobRunner::worker(unsigned k) {
     // The earliest pending span; idle (asking the busy threads for work) while there is none.
     Slots::iterator it = slots_.end();
     while (!halted_) {
-      if (pending_ > 0) {
+      if (pending_ > 0 && !paused_) {
         for (it = slots_.begin(); it != slots_.end() && it->second.state != State::kPending; ++it) {
         }
         break;
       }
-      if (busy_ == 0) break;  // nothing pending, nothing running: the work is done
+      // Nothing pending, nothing running: the work is done (with an exchange: more may come).
+      if (busy_ == 0 && !ex_) break;
       ++idle_;
       for (auto& o : workers_)
         if (o->busy) o->signal.fetch_or(detail::Control::kHungry);
@@ -573,6 +581,10 @@ JobResult JobRunner::run() {
   }
   if (o.threads > 4096) throw std::invalid_argument("at most 4096 threads");
   const bool sharded = o.shard_count > 1;
+  if (ex_ && (o.resume || sharded || o.ordered || o.max_classes)) {
+    throw std::invalid_argument(
+        "a search spread over processes brings its own work: no resume, shard, order or limit");
+  }
   const TreeIdentity id =
       job_.identity(sharded ? std::max<std::uint32_t>(o.cut, 1) : 0, o.shard_index, o.shard_count);
   if (o.resume) {
@@ -581,7 +593,9 @@ JobResult JobRunner::run() {
     base_ = *o.resume;
   } else {
     base_.tree = id;
-    if (!sharded) {
+    if (ex_) {
+      // no work until the exchange brings some
+    } else if (!sharded) {
       base_.pending.push_back(TreeSpan{{}, {}, true, 1.0});
     } else {
       auto engine = job_.proto_->clone();
@@ -638,8 +652,25 @@ JobResult JobRunner::run() {
     auto next_checkpoint = now() + secs(std::max(0.01, o.checkpoint_seconds));
     std::uint64_t tick_epoch = 0;
     bool tick_pending = false, checkpoint_due = false;
+    JobLink link(*this);
     while (exited_ < pool.size()) {
-      cv_.wait_for(lock, std::chrono::milliseconds(10));
+      cv_.wait_for(lock, std::chrono::milliseconds(ex_ ? 1 : 10));
+      if (ex_) {  // the exchange owns stopping, progress and checkpoints
+        if (halted_) continue;
+        bool go = false;
+        lock.unlock();
+        try {
+          go = ex_->poll(link);
+        } catch (...) {
+          lock.lock();
+          if (!error_) error_ = std::current_exception();
+          halt(false);
+          continue;
+        }
+        lock.lock();
+        if (!go) halt(false);
+        continue;
+      }
       if (o.stop && o.stop->load(std::memory_order_relaxed) && !halted_) {
         stopped_ = true;
         halt(false);
@@ -707,7 +738,7 @@ JobResult JobRunner::run() {
     res.spans = spans_;
     res.splits = splits_;
   }
-  if (o.on_progress && !error_) {
+  if (o.on_progress && !error_ && !ex_) {
     std::unique_lock<std::mutex> lock(mu_);
     const JobProgress p = progress();
     lock.unlock();
@@ -715,7 +746,7 @@ JobResult JobRunner::run() {
   }
   // The state is saved even after a failure (the failed span is pending again); a failure of
   // the saving itself must not hide the first error.
-  if (o.on_checkpoint) {
+  if (o.on_checkpoint && !ex_) {
     try {
       o.on_checkpoint(res.state);
     } catch (...) {
@@ -724,6 +755,110 @@ JobResult JobRunner::run() {
   }
   if (error_) std::rethrow_exception(error_);
   return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JobLink: the runner as a WorkExchange sees it (called on the runner's calling thread, unlocked).
+
+namespace {
+JobCounts minus(const JobCounts& a, const JobCounts& b) {
+  JobCounts c;
+  c.unique = a.unique - b.unique;
+  c.total = a.total - b.total;
+  c.symmetric = a.symmetric - b.symmetric;
+  c.solutions = a.solutions - b.solutions;
+  c.nodes = a.nodes - b.nodes;
+  c.updates = a.updates - b.updates;
+  return c;
+}
+}  // namespace
+
+bool JobLink::idle() const {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  return r_->pending_ == 0 && r_->busy_ == 0;
+}
+
+void JobLink::add(TreeSpan span) {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  if (!span.to_end && !(span.begin < span.end)) return;  // empty
+  TreePath key = span.begin;
+  JobRunner::Slot slot;
+  slot.span = std::move(span);
+  if (!r_->slots_.emplace(std::move(key), std::move(slot)).second) {
+    throw std::logic_error("JobLink::add: a span that overlaps the work here");
+  }
+  ++r_->pending_;
+  r_->cv_.notify_all();
+}
+
+bool JobLink::take(TreeSpan& out) {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  JobRunner& r = *r_;
+  // A pending span goes when it is not all the work here (the threads may not have started it).
+  if (r.pending_ > 0 && !r.paused_ && (r.busy_ > 0 || r.pending_ > 1)) {
+    for (auto it = r.slots_.end(); it != r.slots_.begin();) {
+      --it;
+      if (it->second.state != JobRunner::State::kPending) continue;
+      out = std::move(it->second.span);
+      r.slots_.erase(it);
+      --r.pending_;
+      r.wanted_ = false;
+      return true;
+    }
+  }
+  r.wanted_ = (r.busy_ > 0 || r.pending_ > 0) && !r.paused_;
+  if (r.wanted_) {
+    for (auto& w : r.workers_)
+      if (w->busy) w->signal.fetch_or(detail::Control::kHungry);
+  }
+  return false;
+}
+
+JobCounts JobLink::drain(double& weight) {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  const JobCounts c = minus(r_->settled_, r_->drained_);
+  r_->drained_ = r_->settled_;
+  weight = r_->weight_settled_ - r_->weight_drained_;
+  r_->weight_drained_ = r_->weight_settled_;
+  return c;
+}
+
+void JobLink::settle() {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  r_->yield_all();
+  r_->settle_epoch_ = r_->epoch_;
+}
+
+bool JobLink::settled() const {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  for (const auto& w : r_->workers_)
+    if (w->busy && w->slot->second.epoch < r_->settle_epoch_) return false;
+  return true;
+}
+
+void JobLink::hold() {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  r_->paused_ = true;
+  r_->yield_all();
+}
+
+bool JobLink::held() const {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  return r_->paused_ && r_->busy_ == 0;
+}
+
+void JobLink::release() {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  r_->paused_ = false;
+  r_->cv_.notify_all();
+}
+
+std::vector<TreeSpan> JobLink::spans() const {
+  std::lock_guard<std::mutex> lock(r_->mu_);
+  std::vector<TreeSpan> out;
+  for (const auto& [key, s] : r_->slots_)
+    if (s.span.to_end || s.span.begin < s.span.end) out.push_back(s.span);
+  return out;
 }
 
 JobResult SearchJob::run(const JobOptions& options, ClassVisitor* visit) {

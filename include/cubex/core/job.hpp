@@ -42,6 +42,8 @@ namespace cubex {
 namespace detail {
 class Engine;
 }
+class JobRunner;
+class WorkExchange;
 
 // A node of the search tree: the child index taken at each level from the root.
 using TreePath = std::vector<std::uint32_t>;
@@ -153,6 +155,11 @@ struct JobOptions {
   // state holds all the work done.
   std::function<void(const JobState&)> on_checkpoint;
   double checkpoint_seconds = 60;
+  // A search spread over processes (see WorkExchange): the job starts with no work, takes what
+  // the exchange brings and runs until the exchange ends it. The exchange then owns the stop
+  // flag, progress and checkpoints (stop, on_progress and on_checkpoint are not used), and
+  // resume, shards, `ordered` and max_classes are refused.
+  WorkExchange* exchange = nullptr;
 };
 
 struct JobResult {
@@ -165,6 +172,42 @@ struct JobResult {
   std::uint64_t spans = 0;   // spans searched in this run (pieces of work)
   std::uint64_t splits = 0;  // times work was handed to an idle thread
   JobState state;            // resumable (complete() when the shard is done)
+};
+
+// The running job as a WorkExchange sees it: only valid inside WorkExchange::poll().
+class JobLink {
+ public:
+  bool idle() const;        // no span pending or running here
+  void add(TreeSpan span);  // work from elsewhere (disjoint from all the work here)
+  // Work for elsewhere: true with the last pending span, when there is one. Otherwise false, and
+  // a running thread is asked to split its work, so that a later call finds a pending span.
+  bool take(TreeSpan& out);
+  // The counts settled here since the last call, and the weight of the spans they settled.
+  JobCounts drain(double& weight);
+  // The running threads set their work aside (and go on): after settle(), settled() becomes
+  // true once every thread has, so drain() holds all the work done until then.
+  void settle();
+  bool settled() const;
+  // hold(): the threads set their work aside and start nothing until release(); held() becomes
+  // true when they have. spans(): the spans here, in tree order (all pending once held).
+  void hold();
+  bool held() const;
+  void release();
+  std::vector<TreeSpan> spans() const;
+
+ private:
+  friend class JobRunner;
+  explicit JobLink(JobRunner& r) : r_(&r) {}
+  JobRunner* r_;
+};
+
+// Links the jobs of a search spread over processes (cubex's MPI mode, src/mpi, is one). The job
+// calls poll() on its calling thread about every millisecond, and never from two threads at once;
+// poll() moves spans in and out through the link and returns false to end the run.
+class WorkExchange {
+ public:
+  virtual ~WorkExchange() = default;
+  virtual bool poll(JobLink& link) = 0;
 };
 
 class SearchJob {

@@ -5,8 +5,15 @@
 // cells vanish, and two pieces that touch in the puzzle are `gap` apart). The surface is built on
 // the grid cut at k*unit +- gap/2, so it is closed and 2-manifold by construction: every edge lies
 // in exactly two triangles, all facing outwards, and the erosion never leaves two parts meeting
-// along an edge or at a point. Bevelled (chamfered) edges are not made yet: `bevel` must be 0
-// (docs/interop.md).
+// along an edge or at a point.
+//
+// With `bevel` b > 0 the edges are chamfered: the solid is every point within L1 distance b
+// (|dx| + |dy| + |dz| <= b) of the core, the cells shrunk by gap/2 + b. Its faces lie where the
+// sharp solid's do (the outer extents do not change), each convex edge is cut at 45 degrees
+// b mm back along both faces, each convex corner by a triangle, concave edges (the inside of an
+// L) stay sharp, and it lies inside the sharp solid, so pieces stay `gap` apart. The surface is
+// built on the grid cut at k*unit +- gap/2 and k*unit +- (gap/2 + b), then the strips of flat
+// faces and chamfers that grid makes are merged (docs/interop.md).
 #pragma once
 
 #include <array>
@@ -22,8 +29,17 @@ namespace cubex::render {
 struct StlOptions {
   double unit = 10.0;  // mm per cell
   double gap = 0.2;    // mm between the faces of two pieces that touch (0 < gap < unit)
-  double bevel = 0.0;  // mm; only 0 (sharp edges) for now
+  double bevel = 0.0;  // mm chamfered off every convex edge; 0 <= bevel < max_bevel(unit, gap)
 };
+
+// The largest bevel is less than this: half a cell after the gap, (unit - gap) / 2. At it the
+// core of a cell would vanish.
+constexpr double max_bevel(double unit, double gap) {
+  return (unit - gap) / 2;
+}
+// The smallest bevel the CLI writes (mm): a finer chamfer would vanish in the 32-bit floats of an
+// STL file (their step is 0.002 mm at 20 m), and no printer makes one.
+constexpr double kMinBevel = 0.01;
 
 struct Triangle {
   std::array<double, 3> normal;            // unit, outward
@@ -31,7 +47,7 @@ struct Triangle {
 };
 
 // The closed surface of the cells (unit cubes at integer points) under `options`. Throws
-// std::invalid_argument for options out of range (and for a bevel other than 0).
+// std::invalid_argument for options out of range.
 std::vector<Triangle> cells_mesh(std::span<const Vec3> cells, const StlOptions& options);
 
 // A binary STL file: 80-byte header (starting with `name`), the count, the triangles.
