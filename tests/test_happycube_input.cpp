@@ -278,8 +278,8 @@ TEST(HappyCubeCli, SparePlatesAndReasonsForNoSolution) {
   fs::remove_all(temp_dir());
 }
 
-// Counting alone goes by memo and says so; --backend searches instead, with the same counts
-// (a box of two cubes from a Confusius and a Rubens set: 12 plates, 10 faces).
+// Counting alone goes by memo and says so (on the terminal and in --json); --backend searches
+// instead, with the same counts (a box of two cubes from two Rubens sets, 18 symmetric classes).
 TEST(HappyCubeCli, CountsByMemoUnlessABackendIsNamed) {
   const std::string box =
       std::string(CUBEX_SOURCE_DIR) + "/puzzles/happycube/rubens_box_2x1x1.json";
@@ -295,7 +295,20 @@ TEST(HappyCubeCli, CountsByMemoUnlessABackendIsNamed) {
   };
   EXPECT_EQ(counts(memo.out), counts(search.out));
   EXPECT_NE(counts(memo.out).find("18 of them symmetric"), std::string::npos) << memo.out;
-  // Solutions listed, or JSON written: the search.
+  // Solutions listed: the search.
   const CliResult first = cubex_run("solve '" + box + "' --first");
   EXPECT_EQ(first.out.find("counted by memo"), std::string::npos) << first.out;
+  // Counts in JSON: by memo, named as the backend, with the search's tree identity.
+  const std::string out = (temp_dir() / "memo.json").string();
+  const std::string out_links = (temp_dir() / "links.json").string();
+  EXPECT_EQ(cubex_run("solve '" + box + "' --json " + out).status, 0);
+  EXPECT_EQ(cubex_run("solve '" + box + "' --backend links --json " + out_links).status, 0);
+  const nlohmann::json j = nlohmann::json::parse(cubex::read_file(out));
+  const nlohmann::json k = nlohmann::json::parse(cubex::read_file(out_links));
+  EXPECT_EQ(j["search"]["backend"], "memo");
+  EXPECT_EQ(k["search"]["backend"], "links");
+  EXPECT_EQ(j["counts"], k["counts"]);
+  EXPECT_EQ(j["search"]["tree"], k["search"]["tree"]);
+  EXPECT_GT(j["search"]["states"].get<std::uint64_t>(), 0u);
+  fs::remove_all(temp_dir());
 }

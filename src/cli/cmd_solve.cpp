@@ -15,6 +15,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/formats.hpp"
+#include "cubex/io/checkpoint.hpp"
 #include "cubex/io/solve_output.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
@@ -56,9 +57,24 @@ std::optional<SearchOutcome> count_by_memo(const Puzzle& puzzle, const Symmetric
   job.stopped = stopped;
   job.threads = 1;
   job.seconds = mc.stats.search.seconds;
-  out.json = {{"backend", "memo"},       {"threads", 1},
-              {"complete", mc.complete}, {"states", mc.states},
-              {"table_bytes", mc.bytes}, {"resumed", false}};
+  // The "search" object of --json, as a search of the same tree would write it, with backend
+  // "memo" and the memo's states and table.
+  const bool by_orbit = sym->group_order() > 1;
+  const SearchJob tree(by_orbit ? sym->restricted() : puzzle.problem(), by_orbit ? sym : nullptr);
+  const TreeIdentity id = tree.identity();
+  out.json = {{"backend", "memo"},
+              {"threads", 1},
+              {"fingerprint", id.fingerprint},
+              {"tree", tree_identity_json(id)},
+              {"cut", id.cut},
+              {"shard", "0/1"},
+              {"complete", mc.complete},
+              {"resumed", false},
+              {"spans", 0},
+              {"splits", 0},
+              {"pending", 0},
+              {"states", mc.states},
+              {"table_bytes", mc.bytes}};
   return out;
 }
 }  // namespace
@@ -253,8 +269,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   // Counts alone of a puzzle that asks for it: by memo, unless a search option is given.
   std::optional<SearchOutcome> memo;
   MemoClasses memo_stats;
-  if (!keep && streams.empty() && limits.max_solutions == 0 && vm.count("backend") == 0 &&
-      search.checkpoint.empty() && search.resume.empty() && search.shard.empty() && !search.mpi) {
+  if (!keep && limits.max_solutions == 0 && vm.count("backend") == 0 && search.checkpoint.empty() &&
+      search.resume.empty() && search.shard.empty() && !search.mpi) {
     memo = count_by_memo(*puzzle, sym ? &*sym : nullptr, &g_stop, memo_stats);
   }
   const bool by_memo = memo.has_value();
