@@ -654,7 +654,8 @@ JobResult JobRunner::run() {
     bool tick_pending = false, checkpoint_due = false;
     JobLink link(*this);
     while (exited_ < pool.size()) {
-      cv_.wait_for(lock, std::chrono::milliseconds(ex_ ? 1 : 10));
+      // (An exchange is polled often: messages from other processes wait for it.)
+      cv_.wait_for(lock, ex_ ? std::chrono::microseconds(100) : std::chrono::microseconds(10000));
       if (ex_) {  // the exchange owns stopping, progress and checkpoints
         if (halted_) continue;
         bool go = false;

@@ -31,6 +31,7 @@
 #include <deque>
 #include <list>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -382,9 +383,20 @@ class Coordinator {
       busy_[r] = 1;
       ++handed_;
     }
+    // Splits asked of busy ranks: one for each idle rank, and a reserve in the pool so that the
+    // next rank to run dry gets work at once (one round trip, not two). Givers are drawn at
+    // random: the lowest-numbered ranks would be split again and again, into ever smaller work.
     std::size_t giving = std::count(giving_.begin(), giving_.end(), 1);
-    for (int r = 0; r < ranks_ && giving < idle_.size(); ++r) {
-      if (busy_[r] && !giving_[r]) {
+    const std::size_t wanted = idle_.size() + reserve_;
+    if (giving + pool_.size() < wanted) {
+      candidates_.clear();
+      for (int r = 0; r < ranks_; ++r)
+        if (busy_[r] && !giving_[r]) candidates_.push_back(r);
+      while (giving + pool_.size() < wanted && !candidates_.empty()) {
+        const std::size_t k = rng_() % candidates_.size();
+        const int r = candidates_[k];
+        candidates_[k] = candidates_.back();
+        candidates_.pop_back();
         net_.send(r, kGive, Writer{});
         giving_[r] = 1;
         ++giving;
@@ -482,6 +494,11 @@ class Coordinator {
   double weight_done_ = 0;
   std::deque<int> idle_;
   std::vector<char> busy_, giving_, snapped_;
+  // Spans kept ready in the pool beyond the idle ranks' needs: one per 16 ranks (at least one
+  // with two ranks or more).
+  const std::size_t reserve_ = ranks_ > 1 ? 1 + static_cast<std::size_t>(ranks_) / 16 : 0;
+  std::vector<int> candidates_;
+  std::minstd_rand rng_{12345};
   int hellos_ = 0, reported_ = 0;
   std::uint64_t threads_ = 0, handed_ = 0, splits_ = 0;
   Phase phase_ = Phase::kRun;
