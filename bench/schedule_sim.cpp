@@ -1,10 +1,11 @@
 // cubex_schedule: how the search job's split-on-demand scheduling would scale past this machine.
 //
 //   build/cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us S]
-//                        [--mpi-poll-us P [--mpi-pick first|random]] [--workers 2,16,64,1024]
-//                        [--seeds N] FILE...
+//                        [--mpi-poll-us P [--mpi-pick first|random|heaviest] [--mpi-reserve N|auto]
+//                        [--mpi-precut K]] [--mpi-also P,first|random|heaviest,N|auto]...
+//                        [--workers 2,16,64,1024] [--seeds N] FILE...
 //   build/cubex_schedule --units N [--latency-us L] FILE...     (the old fixed-cut replay)
-//   build/cubex_schedule --eta FILE...
+//   build/cubex_schedule --eta [--threads T] [--repeat N] FILE...
 //
 // Measured (CPU time of this thread, so that other processes on the machine count little). For
 // each Knuth-format FILE the whole tree is searched once: T, the one-worker time. The tree is
@@ -30,16 +31,28 @@
 // --coordinator-us S (the columns with latency only), every hand-out also passes one central
 // coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
 // With --mpi-poll-us P (the columns with latency only) the replay follows the protocol of
-// cubex's MPI mode instead (src/mpi/cluster.cpp; a worker is a rank of one thread): rank 0's
-// coordinator holds a pool (at first the whole tree) and hands out nothing before it has read
-// every rank's first message (kHello); an idle rank sends kWant; the coordinator
-// sends work from its pool (heaviest first), or kGive to as many busy ranks (in rank order, or
-// from a random one with --mpi-pick random) as ranks wait; a busy rank answers kDonate with the
-// later half of its untried children one engine poll later (or, with no untried piece between
-// the hierarchy's levels, once it has one or has run dry: the engine would split inside the
-// piece), which the coordinator passes on as kWork. Every message takes L/2 and is then read at
-// the reader's next poll, a wait drawn uniformly from [0, P) (the job polls its exchange about
-// every millisecond).
+// cubex's MPI mode instead (src/mpi/cluster.cpp; a worker is a rank of one thread). Every
+// message takes L/2 (none from rank 0 to itself) and waits in its reader's inbox for the next
+// poll of the reader's job, which polls every P (the first poll at a phase drawn from [0, P))
+// and at once when its thread runs dry or has split its work (job.cpp's control loop is woken
+// then). Every rank sends kHello at 0 and, at each poll while idle, kWant once. At a poll a rank
+// reads its messages in the order sent, answers kGive (kDonate with nothing when idle; else its
+// thread, asked, gives the later half of its untried children at its shallowest level one
+// engine poll later, losing C, and the job wakes and sends it; with no untried piece between the
+// hierarchy's levels it gives once it has one or has run dry: the engine would split inside the
+// piece), then rank 0's coordinator takes its step: nothing before every kHello; spans from its
+// pool to the idle ranks, heaviest first by the engine's estimated weight (a node's children
+// share its weight equally); then kGive to busy ranks not giving, drawn at random (--mpi-pick
+// random, the default), in rank order (first) or, a what-if, the rank holding the most
+// estimated weight by the coordinator's account (heaviest), until the spans in the pool and the
+// donations asked cover the idle ranks plus a reserve (--mpi-reserve, auto: 1 + ranks/16, none with
+// one rank, as cluster.cpp). The protocol as first built: --mpi-poll-us 1000 --mpi-pick first
+// --mpi-reserve 0. --coordinator-us S charges rank 0 S per message it reads as coordinator, one
+// at a time. --mpi-also P,PICK,RESERVE adds columns for the protocol with those settings,
+// replayed over the same measurement. --mpi-precut K (not in cluster.cpp: a what-if) starts the
+// pool with the tree cut into K x ranks spans (the heaviest span cut into its children first).
+// Standard error also gives, per column, when the last worker began work, and for the MPI
+// protocol the messages sent, the kGive that found no untried piece, the empty kDonate.
 // Not modelled: memory bandwidth and caches shared by the threads of one machine; that the engine
 // does not split the levels of Algorithm M (multiplicities) that branch on an item again (a
 // warning says so).
@@ -50,13 +63,18 @@
 // --units N: the replay of a fixed cut of N spans (SearchJob::cut), which cannot split a span (the
 // figures before the hierarchy above; kept for comparison).
 //
-// --eta: how good the progress line's estimate of the time left is. Each FILE is searched on one
-// thread with a progress report every 0.05 s; at the first report past 10%, 50% and 90% of the
-// tree (by the estimate) the predicted time left is compared with the time the run then really
-// took; the table gives the relative error.
+// --eta: how good the progress line's estimates are. Each FILE is searched (one thread unless
+// --threads) with a progress report every 0.05 s. The reports at 10%, 50% and 90% of the run's
+// time give the relative error of the predicted time left (against the time the run then really
+// took) and of the nodes left that the reported fraction stands for (nodes searched x (1 - f) / f,
+// against the nodes the run then really searched); the last column is the worst of either over
+// the reports from 10% to 90% of the run. With --repeat N each file is searched N times and each
+// cell is the median error (by size). The time depends on the machine's load as well (the rate
+// of the run so far is assumed to go on); the nodes do not.
 #include <time.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -252,11 +270,18 @@ Hierarchy measure(cubex::SearchJob& job, double grain) {
 
 // ---- The scheduler replayed over the hierarchy -----------------------------------------------
 
+// How the MPI coordinator picks the busy rank asked to give.
+enum Pick { kFirst, kRandom, kHeaviest };
+
 struct Replay {
   double makespan = 0;
   std::uint64_t handouts = 0;
   std::size_t leaves = 0;  // leaves searched (each exactly once, checked)
   double busy = 0;         // worker time spent on leaves
+  double ramp = 0;         // when the last worker began its first leaf
+  // MPI: kGive read by a rank with no untried piece (it gives later), kDonate with nothing.
+  std::uint64_t owed = 0, empty = 0;
+  std::uint64_t messages = 0;  // MPI: messages sent
 };
 
 class Scheduler {
@@ -266,8 +291,10 @@ class Scheduler {
   // a central coordinator spends on each hand-out (0: none, the askers reach the givers directly).
   // `mpi_poll` > 0: the protocol of cubex's MPI mode instead (src/mpi/cluster.cpp): every hand-out
   // passes rank 0's coordinator, and every rank reads its messages once per `mpi_poll`.
+  // `mpi_reserve`: the spans the coordinator keeps in its pool beyond the idle ranks' needs.
   Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost, double poll,
-            double coordinator, double mpi_poll, bool mpi_random, std::uint64_t seed)
+            double coordinator, double mpi_poll, int mpi_pick, std::size_t mpi_reserve,
+            std::uint64_t seed, std::size_t mpi_precut = 0)
       : p_(h.pieces),
         w_(workers),
         latency_(latency),
@@ -275,26 +302,59 @@ class Scheduler {
         poll_(poll),
         coordinator_(coordinator),
         mpi_poll_(mpi_poll),
-        mpi_random_(mpi_random),
+        pick_(mpi_pick),
+        reserve_(mpi_reserve),
+        precut_(mpi_precut),
         rng_(seed) {
     if (mpi_poll_ > 0) {
-      sub_.assign(p_.size(), 0.0);  // each piece's work, for the coordinator's heaviest first
-      for (std::size_t k = p_.size(); k-- > 0;) {
-        if (!p_[k].count) sub_[k] = p_[k].run;
-        for (std::uint32_t c = p_[k].first; c < p_[k].first + p_[k].count; ++c) sub_[k] += sub_[c];
-      }
+      // The engine's estimate of each piece's weight (what a span carries, and what the
+      // coordinator's "heaviest first" reads): a node's children share its weight equally.
+      est_.assign(p_.size(), 1.0);
+      for (std::size_t k = 1; k < p_.size(); ++k)
+        for (std::uint32_t c = p_[k].first; c < p_[k].first + p_[k].count; ++c)
+          est_[c] = est_[k] / p_[k].count;
       cbusy_.assign(workers, 0);
       giving_.assign(workers, 0);
+      held_.assign(workers, 0.0);
+      rank_.resize(workers);
     }
   }
 
   Replay run() {
-    if (mpi_poll_ > 0) {  // the coordinator's pool holds the whole tree; every rank asks
+    if (mpi_poll_ > 0) {
+      // The coordinator's pool holds the whole tree. Every rank starts at 0 and sends kHello;
+      // its job polls its messages first one poll period later (a phase drawn from [0, P): the
+      // ranks do not start together), then every P, and at once whenever its thread runs dry
+      // or has split its work. Its first poll sends kWant.
       pool_.push_back(Frame{0, 0, 1});
-      for (unsigned k = 0; k < w_.size(); ++k) idle(k, 0.0);
-      // It hands out nothing before every rank's kHello (sent with its kWant) has been read.
-      gate_ = last_sent_;
-      events_.push(Event{gate_, 0, 0, kCoordinator});
+      // --mpi-precut N (not in cluster.cpp: a what-if): the pool starts with the tree cut into
+      // N spans or more, the heaviest span (by the estimate) cut first, into its children.
+      while (pool_.size() < precut_) {
+        std::size_t best = pool_.size();
+        for (std::size_t k = 0; k < pool_.size(); ++k) {
+          const Frame& f = pool_[k];
+          const bool cuttable = f.end - f.sib > 1 || p_[p_[f.piece].first + f.sib].count > 0;
+          if (cuttable && (best == pool_.size() || weight(f) > weight(pool_[best]))) best = k;
+        }
+        if (best == pool_.size()) break;  // only single leaves left
+        const Frame f = pool_[best];
+        pool_[best] = pool_.back();
+        pool_.pop_back();
+        if (f.end - f.sib > 1) {
+          for (std::uint32_t c = f.sib; c < f.end; ++c) pool_.push_back(Frame{f.piece, c, c + 1});
+        } else {
+          const std::uint32_t c = p_[f.piece].first + f.sib;
+          pool_.push_back(Frame{c, 0, p_[c].count});
+        }
+      }
+      std::uniform_real_distribution<double> phase(0.0, mpi_poll_);
+      for (std::uint32_t k = 0; k < w_.size(); ++k) {
+        const double first = phase(rng_);
+        rank_[k].last_poll = first - mpi_poll_;
+        rank_[k].tick_pending = true;
+        push(first, k, rank_[k].tick, kTick);
+      }
+      for (std::uint32_t k = 0; k < w_.size(); ++k) send(0.0, k, 0, kHello);
     } else {  // worker 0 starts with the whole tree; the others ask at once
       w_[0].frames.push_back(Frame{0, 0, 1});
       start(0, 0.0);
@@ -321,38 +381,31 @@ class Scheduler {
         case kStart:
           start(e.worker, e.t);
           break;
-        case kCoordinator:  // the coordinator is free again (MPI: has every kHello)
+        case kCoordinator:  // the coordinator is free again
           coordinator_event_ = false;
-          if (mpi_poll_ > 0) coordinate(e.t);
           break;
         case kPolled:  // it looks at requests again
           w.resting = false;
           update_donor(e.worker);
           break;
         // The MPI protocol.
-        case kWant:  // reaches the coordinator: an idle rank
-          cbusy_[e.worker] = 0;
-          idle_q_.push_back(e.worker);
-          coordinate(e.t);
-          break;
-        case kGive:  // reaches a rank: hand over work, through the coordinator
-          if (!w.busy) {
-            donate(e.worker, e.t, false);
-          } else if (givable(w) >= 0) {
-            donate(e.worker, e.t + poll_, true);  // a thread splits at its next poll
-          } else {
-            w.owe = true;  // (the engine would split inside the leaf; the replay cannot)
+        case kArrive: {  // a message reaches rank e.worker: it waits for the next poll
+          const Message& m = messages_[e.version];
+          Rank& r = rank_[m.to];
+          r.inbox.push_back(e.version);
+          if (!r.tick_pending) {  // the first poll after the message: last poll + n x P, n >= 1
+            const double n = std::max(1.0, std::ceil((e.t - r.last_poll) / mpi_poll_));
+            r.tick_pending = true;
+            push(r.last_poll + n * mpi_poll_, m.to, r.tick, kTick);
           }
           break;
-        case kDonate:  // reaches the coordinator, a span or none
-          giving_[e.worker] = 0;
-          --giving_count_;
-          if (e.version != kNone) pool_.push_back(parcels_[e.version]);
-          coordinate(e.t);
+        }
+        case kTick:  // a poll at the period's end
+          if (e.version == rank_[e.worker].tick) mpi_poll(e.worker, e.t);
           break;
-        case kWork:  // reaches a rank
-          w.frames.assign(1, parcels_[e.version]);
-          start(e.worker, e.t);
+        case kSplit:  // its thread has split its work: the job wakes and sends it (kDonate)
+          send(e.t, e.worker, 0, kDonate, e.version);
+          mpi_poll(e.worker, e.t);
           break;
       }
       if (mpi_poll_ <= 0) serve(e.t);
@@ -373,16 +426,40 @@ class Scheduler {
     std::int64_t donor = -1;  // its index in donors_, -1 when it cannot give now
     bool resting = false;     // gave at its last poll: gives again at the next
     bool owe = false;         // MPI: asked to give, had nothing to give yet
+    bool started = false;     // has begun a leaf
   };
-  enum Kind { kLeafDone, kAsk, kStart, kPolled, kCoordinator, kWant, kGive, kDonate, kWork };
+  enum Kind { kLeafDone, kAsk, kStart, kPolled, kCoordinator, kArrive, kTick, kSplit };
+  // The MPI messages (cluster.cpp's tags).
+  enum Tag { kHello, kWant, kDonate, kWork, kGive };
   static constexpr std::uint32_t kNone = UINT32_MAX;  // (an MPI message without a span)
   struct Event {
     double t;
     std::uint32_t worker, version;
     Kind kind;
-    bool operator>(const Event& o) const { return t > o.t; }
+    std::uint64_t seq = 0;  // events at the same time: in the order they were made
+    bool operator>(const Event& o) const { return t > o.t || (t == o.t && seq > o.seq); }
+  };
+  struct Message {
+    std::uint32_t from, to;
+    Tag tag;
+    std::uint32_t parcel;  // a span (parcels_), or kNone
+  };
+  // A rank's job as the exchange sees it: its messages not yet read, its last poll, the version
+  // of its pending poll at the period's end, the member's flags (cluster.cpp's Member).
+  struct Rank {
+    std::vector<std::uint32_t> inbox;
+    double last_poll = 0;
+    std::uint32_t tick = 0;
+    bool tick_pending = false, want_sent = false;
   };
 
+  void push_event(Event e) {
+    e.seq = seq_++;
+    events_.push(e);
+  }
+  void push(double t, std::uint32_t k, std::uint32_t version, Kind kind) {
+    push_event(Event{t, k, version, kind});
+  }
   std::uint32_t current(const Worker& w) const {
     const Frame& f = w.frames.back();
     return p_[f.piece].first + f.sib;
@@ -428,12 +505,16 @@ class Scheduler {
   // included), the others their time within a continuous run.
   void begin_leaf(std::uint32_t k, double t, bool first) {
     Worker& w = w_[k];
+    if (!w.started) {
+      w.started = true;
+      out_.ramp = std::max(out_.ramp, t);
+    }
     const Piece& leaf = p_[current(w)];
     w.leaf_end = t + (first ? leaf.sec : leaf.run);
     out_.busy += first ? leaf.sec : leaf.run;
-    events_.push(Event{w.leaf_end, k, ++w.version, kLeafDone});
+    push_event(Event{w.leaf_end, k, ++w.version, kLeafDone});
     update_donor(k);
-    if (w.owe && givable(w) >= 0) donate(k, t + poll_, true);
+    if (w.owe && givable(w) >= 0) donate(k, t);
   }
   void start(std::uint32_t k, double t) {
     Worker& w = w_[k];
@@ -444,81 +525,161 @@ class Scheduler {
   void idle(std::uint32_t k, double t) {
     w_[k].busy = false;
     update_donor(k);
-    if (mpi_poll_ > 0) {  // kWant (and kDonate with nothing when it owes one)
-      if (w_[k].owe) donate(k, t, false);
-      send(t, k, kWant);
+    if (mpi_poll_ > 0) {  // its job wakes: kDonate with nothing if it owes one, and kWant
+      mpi_poll(k, t);
       return;
     }
-    events_.push(Event{t + latency_ / 2, k, 0, kAsk});
+    push_event(Event{t + latency_ / 2, k, 0, kAsk});
   }
 
-  // ---- The MPI protocol: a message's arrival and read (a one-way trip, then the wait for the
-  // reader's next poll, uniform in [0, mpi_poll)).
-  void send(double t, std::uint32_t k, Kind kind, std::uint32_t parcel = kNone) {
-    std::uniform_real_distribution<double> wait(0.0, mpi_poll_);
-    const double at = t + latency_ / 2 + wait(rng_);
-    last_sent_ = std::max(last_sent_, at);
-    events_.push(Event{at, k, parcel, kind});
+  // ---- The MPI protocol (src/mpi/cluster.cpp). A message takes half the round trip (none from
+  // rank 0 to itself: a local queue) and waits in the inbox for the reader's next poll.
+  void send(double t, std::uint32_t from, std::uint32_t to, Tag tag, std::uint32_t parcel = kNone) {
+    const auto id = static_cast<std::uint32_t>(messages_.size());
+    messages_.push_back(Message{from, to, tag, parcel});
+    ++out_.messages;
+    push(t + (from == to ? 0.0 : latency_ / 2), to, id, kArrive);
   }
-  // Rank k answers kGive at time t: the later half of its untried children, or nothing.
-  void donate(std::uint32_t k, double t, bool split) {
+  // Rank k's job polls its exchange at time t (Member::poll): it reads its messages (rank 0's
+  // coordinator those for it), answers a kGive and asks for work when idle, then rank 0's
+  // coordinator takes its step.
+  void mpi_poll(std::uint32_t k, double t) {
+    Rank& r = rank_[k];
+    Worker& w = w_[k];
+    r.last_poll = t;
+    ++r.tick;  // (a poll at the period's end still pending is this one)
+    r.tick_pending = false;
+    std::vector<std::uint32_t> inbox;
+    inbox.swap(r.inbox);
+    if (k == 0 && coordinator_ > 0) {
+      // The coordinator reads its messages one at a time, `coordinator_` each; its step follows.
+      std::size_t n = 0;
+      for (const std::uint32_t id : inbox) n += messages_[id].tag <= kDonate;
+      t += coordinator_ * static_cast<double>(n);
+      r.last_poll = t;
+    }
+    for (const std::uint32_t id : inbox) {
+      const Message m = messages_[id];
+      switch (m.tag) {
+        case kHello:
+          ++hellos_;
+          break;
+        case kWant:
+          cbusy_[m.from] = 0;
+          idle_q_.push_back(m.from);
+          break;
+        case kDonate:
+          giving_[m.from] = 0;
+          --giving_count_;
+          if (m.parcel != kNone) {
+            pool_.push_back(parcels_[m.parcel]);
+            held_[m.from] = std::max(0.0, held_[m.from] - weight(parcels_[m.parcel]));
+          }
+          break;
+        case kWork:
+          w.frames.assign(1, parcels_[m.parcel]);
+          r.want_sent = false;
+          start(k, t);
+          break;
+        case kGive:
+          w.owe = true;
+          break;
+      }
+    }
+    if (w.owe) {
+      if (!w.busy) {  // nothing to give
+        w.owe = false;
+        ++out_.empty;
+        send(t, k, 0, kDonate);
+      } else if (givable(w) >= 0) {
+        donate(k, t);
+      } else {
+        ++out_.owed;
+      }  // else it gives when it reaches untried children (the engine would split the leaf)
+    }
+    if (!r.want_sent && !w.busy) {
+      r.want_sent = true;
+      send(t, k, 0, kWant);
+    }
+    if (k == 0) coordinate(t);
+  }
+  // Rank k's thread is asked (kHungry) for work at time t: at its next engine poll it hands over
+  // the later half of its untried children at its shallowest level, loses `give_` for it, and
+  // its job wakes and sends the span (kSplit).
+  void donate(std::uint32_t k, double t) {
     Worker& g = w_[k];
     g.owe = false;
-    std::uint32_t parcel = kNone;
-    if (split) {
-      Frame& f = g.frames[static_cast<std::size_t>(givable(g))];
-      const std::uint32_t rem = f.end - f.sib - 1;
-      const std::uint32_t m = f.sib + 1 + rem / 2;
-      parcel = static_cast<std::uint32_t>(parcels_.size());
-      parcels_.push_back(Frame{f.piece, m, f.end});
-      f.end = m;
-      ++out_.handouts;
-      g.leaf_end += give_;
-      events_.push(Event{g.leaf_end, k, ++g.version, kLeafDone});
-      update_donor(k);
-      t += give_;
-    }
-    send(t, k, kDonate, parcel);
+    Frame& f = g.frames[static_cast<std::size_t>(givable(g))];
+    const std::uint32_t rem = f.end - f.sib - 1;
+    const std::uint32_t m = f.sib + 1 + rem / 2;
+    const auto parcel = static_cast<std::uint32_t>(parcels_.size());
+    parcels_.push_back(Frame{f.piece, m, f.end});
+    f.end = m;
+    ++out_.handouts;
+    g.leaf_end += give_;
+    push(g.leaf_end, k, ++g.version, kLeafDone);
+    update_donor(k);
+    push(t + poll_ + give_, k, parcel, kSplit);
   }
+  // The engine's estimated weight of a span.
   double weight(const Frame& f) const {
-    double w = 0;
-    for (std::uint32_t c = f.sib; c < f.end; ++c) w += sub_[p_[f.piece].first + c];
-    return w;
+    return f.end > f.sib ? (f.end - f.sib) * est_[p_[f.piece].first] : 0.0;
   }
-  // Rank 0's coordinator reads a message at time t: work from its pool to the idle ranks
-  // (heaviest first), then kGive to as many busy ranks as ranks wait, in rank order from rank 0
-  // (as cluster.cpp does) or, with `mpi_random`, from a rank drawn at random.
+  // Rank 0's coordinator's step at time t (Coordinator::step): nothing before every kHello;
+  // work from its pool to the idle ranks (heaviest first); then kGive to busy ranks not already
+  // giving, until the pool and the donations asked cover the idle ranks and the reserve: drawn
+  // at random (kRandom), in rank order from rank 0 (kFirst: the protocol as first built), or
+  // (kHeaviest, a what-if) the rank holding the most estimated weight by the coordinator's
+  // account: what it was handed less what it donated since.
   void coordinate(double t) {
-    if (t < gate_) return;
+    if (hellos_ < w_.size()) return;
     while (!idle_q_.empty() && !pool_.empty()) {
       std::size_t best = 0;
       for (std::size_t k = 1; k < pool_.size(); ++k)
         if (weight(pool_[k]) > weight(pool_[best])) best = k;
-      const std::uint32_t parcel = static_cast<std::uint32_t>(parcels_.size());
+      const auto parcel = static_cast<std::uint32_t>(parcels_.size());
       parcels_.push_back(pool_[best]);
       pool_[best] = pool_.back();
       pool_.pop_back();
       const std::uint32_t r = idle_q_.front();
       idle_q_.pop_front();
       cbusy_[r] = 1;
-      send(t, r, kWork, parcel);
+      held_[r] = weight(parcels_[parcel]);
+      send(t, 0, r, kWork, parcel);
     }
-    const auto n = static_cast<std::uint32_t>(w_.size());
-    const std::uint32_t from = mpi_random_ ? static_cast<std::uint32_t>(rng_() % n) : 0;
-    for (std::uint32_t k = 0; k < n && giving_count_ < idle_q_.size(); ++k) {
-      const std::uint32_t r = (from + k) % n;
-      if (cbusy_[r] && !giving_[r]) {
-        giving_[r] = 1;
-        ++giving_count_;
-        send(t, r, kGive);
+    const std::size_t wanted = idle_q_.size() + reserve_;
+    if (giving_count_ + pool_.size() >= wanted) return;
+    candidates_.clear();
+    for (std::uint32_t r = 0; r < w_.size(); ++r)
+      if (cbusy_[r] && !giving_[r]) candidates_.push_back(r);
+    std::size_t next = 0;  // (rank order)
+    while (giving_count_ + pool_.size() < wanted && next < candidates_.size()) {
+      std::uint32_t r;
+      if (pick_ == kHeaviest) {
+        std::size_t best = 0;
+        for (std::size_t k = 1; k < candidates_.size(); ++k)
+          if (held_[candidates_[k]] > held_[candidates_[best]]) best = k;
+        r = candidates_[best];
+        candidates_[best] = candidates_.back();
+        candidates_.pop_back();
+      } else if (pick_ == kRandom) {
+        const std::size_t k = rng_() % candidates_.size();
+        r = candidates_[k];
+        candidates_[k] = candidates_.back();
+        candidates_.pop_back();
+      } else {
+        r = candidates_[next++];
       }
+      giving_[r] = 1;
+      ++giving_count_;
+      send(t, 0, r, kGive);
     }
   }
   // Hands work to the waiting workers while some busy worker has any to give.
   void serve(double t) {
     while (!waiting_.empty() && !donors_.empty()) {
       if (coordinator_free_ > t) {  // a central coordinator passes one hand-out at a time
-        if (!coordinator_event_) events_.push(Event{coordinator_free_, 0, 0, kCoordinator});
+        if (!coordinator_event_) push_event(Event{coordinator_free_, 0, 0, kCoordinator});
         coordinator_event_ = true;
         return;
       }
@@ -537,26 +698,32 @@ class Scheduler {
       // The giver loses `give_` (its current leaf ends that much later) and gives again at its
       // next poll at the earliest; on average a request waits half a poll for a giver to see it.
       g.leaf_end += give_;
-      events_.push(Event{g.leaf_end, from, ++g.version, kLeafDone});
+      push_event(Event{g.leaf_end, from, ++g.version, kLeafDone});
       g.resting = true;
       update_donor(from);
-      events_.push(Event{t + poll_, from, 0, kPolled});
-      events_.push(Event{t + poll_ / 2 + give_ + latency_ / 2, to, 0, kStart});
+      push_event(Event{t + poll_, from, 0, kPolled});
+      push_event(Event{t + poll_ / 2 + give_ + latency_ / 2, to, 0, kStart});
     }
   }
 
   const std::vector<Piece>& p_;
   std::vector<Worker> w_;
   double latency_, give_, poll_, coordinator_, mpi_poll_;
-  // The MPI protocol: each piece's work; the coordinator's view (rank busy, asked to give), its
-  // queue of idle ranks and its pool; the spans in messages.
-  bool mpi_random_;
-  std::vector<double> sub_;
+  // The MPI protocol: each piece's estimated weight; the ranks; the coordinator's view (rank
+  // busy, asked to give), its queue of idle ranks, its pool and reserve; the messages and the
+  // spans they carry.
+  int pick_;
+  std::vector<double> held_;  // the coordinator's account of each rank's estimated weight
+  std::size_t reserve_, precut_;
+  std::vector<double> est_;
+  std::vector<Rank> rank_;
   std::vector<char> cbusy_, giving_;
-  std::size_t giving_count_ = 0;
-  double gate_ = 0, last_sent_ = 0;  // when every kHello has been read; the latest arrival
+  std::size_t giving_count_ = 0, hellos_ = 0;
   std::deque<std::uint32_t> idle_q_;
+  std::vector<std::uint32_t> candidates_;
   std::vector<Frame> pool_, parcels_;
+  std::vector<Message> messages_;
+  std::uint64_t seq_ = 0;
   double coordinator_free_ = 0;
   bool coordinator_event_ = false;
   std::mt19937_64 rng_;
@@ -616,38 +783,91 @@ Sim simulate(const std::vector<double>& work, unsigned workers, double cost) {
 
 // ---- The time-left estimate (--eta) ----------------------------------------------------------
 
-int eta_table(const std::vector<std::string>& files) {
-  std::printf("| file | run (s) | error at 10%% | at 50%% | at 90%% |\n|---|---|---|---|---|\n");
+// One run of --eta: the errors at 10%, 50% and 90% of the run (time left, nodes left) and the
+// worst of each from 10% to 90%.
+struct EtaRun {
+  double seconds = 0;
+  double time[3] = {0, 0, 0}, nodes[3] = {0, 0, 0};
+  double worst_time = 0, worst_nodes = 0;
+};
+
+EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
+  struct Mark {
+    double elapsed, eta, fraction, nodes;
+  };
+  std::vector<Mark> marks;
+  cubex::JobOptions opt;
+  opt.threads = threads;
+  opt.progress_seconds = 0.05;
+  opt.on_progress = [&](const cubex::JobProgress& p) {
+    marks.push_back({p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes)});
+  };
+  const cubex::JobResult r = job.run(opt);
+  const double total = r.seconds, nodes = static_cast<double>(r.counts.nodes);
+  // Relative errors of the time left and of the nodes left the fraction stands for.
+  auto time_error = [&](const Mark& m) {
+    return (m.eta - (total - m.elapsed)) / (total - m.elapsed);
+  };
+  auto node_error = [&](const Mark& m) {
+    const double left = nodes - m.nodes;
+    return (m.nodes * (1 - m.fraction) / m.fraction - left) / left;
+  };
+  auto usable = [&](const Mark& m) {
+    return m.eta >= 0 && m.fraction > 0 && m.elapsed < total && m.nodes < nodes;
+  };
+  EtaRun out;
+  out.seconds = total;
+  const double at[3] = {0.1, 0.5, 0.9};
+  for (int k = 0; k < 3; ++k) {
+    auto m = std::find_if(marks.begin(), marks.end(),
+                          [&](const Mark& x) { return x.elapsed >= at[k] * total && usable(x); });
+    out.time[k] = m == marks.end() ? NAN : time_error(*m);
+    out.nodes[k] = m == marks.end() ? NAN : node_error(*m);
+  }
+  for (const Mark& m : marks) {
+    if (m.elapsed < 0.1 * total || m.elapsed > 0.9 * total) continue;
+    if (!usable(m)) {
+      out.worst_time = out.worst_nodes = NAN;  // no estimate at all
+      break;
+    }
+    if (std::abs(time_error(m)) > std::abs(out.worst_time)) out.worst_time = time_error(m);
+    if (std::abs(node_error(m)) > std::abs(out.worst_nodes)) out.worst_nodes = node_error(m);
+  }
+  return out;
+}
+
+int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned repeat) {
+  std::printf(
+      "| file | run (s) | at 10%% of the run: time left / nodes left | at 50%% | at 90%% | worst, "
+      "10%%-90%% |\n|---|---|---|---|---|---|\n");
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
+    return v[v.size() / 2];  // by size: the middle error
+  };
   for (const std::string& f : files) {
     const cubex::KnuthFile kf = cubex::read_knuth_file(f);
     cubex::SearchJob job(kf.problem);
-    struct Mark {
-      double fraction, elapsed, eta;
+    std::vector<EtaRun> runs;
+    for (unsigned k = 0; k < repeat; ++k) runs.push_back(eta_run(job, threads));
+    auto cell = [&](auto get) {
+      std::vector<double> v;
+      for (const EtaRun& r : runs) v.push_back(get(r));
+      return median(v);
     };
-    std::vector<Mark> marks;
-    cubex::JobOptions opt;
-    opt.threads = 1;
-    opt.progress_seconds = 0.05;
-    opt.on_progress = [&](const cubex::JobProgress& p) {
-      marks.push_back({p.fraction, p.elapsed, p.eta});
-    };
-    const cubex::JobResult r = job.run(opt);
     std::string row = f.substr(f.find_last_of('/') + 1);
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " | %.2f", r.seconds);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " | %.2f", cell([](const EtaRun& r) { return r.seconds; }));
     row += buf;
-    for (double at : {0.1, 0.5, 0.9}) {
-      auto m = std::find_if(marks.begin(), marks.end(),
-                            [&](const Mark& k) { return k.fraction >= at && k.eta >= 0; });
-      if (m == marks.end()) {
-        row += " | -";
-        continue;
-      }
-      const double actual = r.seconds - m->elapsed;
-      std::snprintf(buf, sizeof buf, " | %+.0f%% (%.2f s vs %.2f s)",
-                    actual > 0 ? 100 * (m->eta - actual) / actual : 0.0, m->eta, actual);
+    for (int k = 0; k < 3; ++k) {
+      std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%",
+                    100 * cell([k](const EtaRun& r) { return r.time[k]; }),
+                    100 * cell([k](const EtaRun& r) { return r.nodes[k]; }));
       row += buf;
     }
+    std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%",
+                  100 * cell([](const EtaRun& r) { return r.worst_time; }),
+                  100 * cell([](const EtaRun& r) { return r.worst_nodes; }));
+    row += buf;
     std::printf("| %s |\n", row.c_str());
     std::fflush(stdout);
   }
@@ -705,13 +925,36 @@ int fixed_cut_table(const std::vector<std::string>& files, std::uint32_t units, 
   return 0;
 }
 
+// The MPI protocol's settings: poll period, how the giver is picked, the reserve (-1: 1 +
+// ranks / 16, none with one rank, as cluster.cpp keeps).
+struct Mpi {
+  double poll_us = 0;
+  int pick = kRandom;  // a Pick
+  long reserve = -1;
+  std::size_t reserve_for(unsigned ranks) const {
+    if (reserve >= 0) return static_cast<std::size_t>(reserve);
+    return ranks > 1 ? 1 + ranks / 16 : 0;
+  }
+  std::string label(double latency_us) const {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, ", +%g us, MPI, polls %g us, %s giver, reserve %s", latency_us,
+                  poll_us,
+                  pick == kFirst    ? "first"
+                  : pick == kRandom ? "random"
+                                    : "heaviest",
+                  reserve < 0 ? "1 + ranks/16" : std::to_string(reserve).c_str());
+    return buf;
+  }
+};
+
 struct Settings {
   double grain = 8192;
   double latency_us = 50;
   double give_us = 1;
   double coordinator_us = 0;
-  double mpi_poll_us = 0;
-  bool mpi_random = false;
+  Mpi mpi;
+  std::vector<Mpi> mpi_also;  // further columns: the MPI protocol with other settings
+  double mpi_precut = 0;      // > 0: the pool starts cut into this many spans x ranks (what-if)
   std::uint64_t seeds = 5;
   std::vector<unsigned> workers{2, 16, 64, 1024};
 };
@@ -724,24 +967,43 @@ std::string with_commas(unsigned v) {
 }
 
 int hierarchy_table(const std::vector<std::string>& files, const Settings& set) {
+  // The groups of columns: no latency; the latency (with the coordinator or the MPI protocol
+  // when asked); then the MPI protocol with each further setting (--mpi-also), all replayed over
+  // the same measurement.
+  struct Group {
+    double latency_us, coordinator_us;
+    Mpi mpi;
+    std::string label;
+    double precut = 0;
+  };
+  std::vector<Group> groups{{0, 0, Mpi{}, ""}};
+  {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, ", coordinator %g us a message", set.coordinator_us);
+    const std::string coord = set.coordinator_us > 0 ? buf : "";
+    if (set.mpi.poll_us > 0) {
+      std::string label = set.mpi.label(set.latency_us) + coord;
+      if (set.mpi_precut > 0) {
+        std::snprintf(buf, sizeof buf, ", pool cut into %g x ranks", set.mpi_precut);
+        label += buf;
+      }
+      groups.push_back({set.latency_us, set.coordinator_us, set.mpi, label, set.mpi_precut});
+    } else if (set.coordinator_us > 0) {
+      std::snprintf(buf, sizeof buf, ", +%g us, coordinator %g us", set.latency_us,
+                    set.coordinator_us);
+      groups.push_back({set.latency_us, set.coordinator_us, set.mpi, buf});
+    } else {
+      std::snprintf(buf, sizeof buf, ", +%g us", set.latency_us);
+      groups.push_back({set.latency_us, 0, set.mpi, buf});
+    }
+    for (const Mpi& m : set.mpi_also)
+      groups.push_back({set.latency_us, set.coordinator_us, m, m.label(set.latency_us) + coord});
+  }
   std::string head = "| file | one worker (CPU s) | pieces | largest piece | pieces / one worker";
   std::string rule = "|---|---|---|---|---";
-  for (int lat = 0; lat < 2; ++lat) {
+  for (const Group& g : groups) {
     for (unsigned w : set.workers) {
-      head += " | " + with_commas(w);
-      if (lat) {
-        char buf[64];
-        if (set.mpi_poll_us > 0) {
-          std::snprintf(buf, sizeof buf, ", +%g us, MPI, polls %g us%s", set.latency_us,
-                        set.mpi_poll_us, set.mpi_random ? ", random giver" : "");
-        } else if (set.coordinator_us > 0) {
-          std::snprintf(buf, sizeof buf, ", +%g us, coordinator %g us", set.latency_us,
-                        set.coordinator_us);
-        } else {
-          std::snprintf(buf, sizeof buf, ", +%g us", set.latency_us);
-        }
-        head += buf;
-      }
+      head += " | " + with_commas(w) + g.label;
       rule += "|---";
     }
   }
@@ -782,16 +1044,17 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
     std::snprintf(buf, sizeof buf, "| %s | %.2f | %zu | %.3f%% | %.3f", name.c_str(), h.whole,
                   h.leaves, 100 * h.largest / h.run_sum, h.run_sum / h.whole);
     std::string row = buf;
-    for (int lat = 0; lat < 2; ++lat) {
+    for (const Group& g : groups) {
       for (unsigned w : set.workers) {
         // The givers are drawn at random: the worst of `seeds` draws is reported.
         Replay worst;
         double mean = 0;
         for (std::uint64_t seed = 1; seed <= set.seeds; ++seed) {
-          const Replay r = Scheduler(h, w, lat ? 1e-6 * set.latency_us : 0.0, 1e-6 * set.give_us,
-                                     poll, lat ? 1e-6 * set.coordinator_us : 0.0,
-                                     lat ? 1e-6 * set.mpi_poll_us : 0.0, set.mpi_random, seed)
-                               .run();
+          const Replay r =
+              Scheduler(h, w, 1e-6 * g.latency_us, 1e-6 * set.give_us, poll,
+                        1e-6 * g.coordinator_us, 1e-6 * g.mpi.poll_us, g.mpi.pick,
+                        g.mpi.reserve_for(w), seed, static_cast<std::size_t>(g.precut * w))
+                  .run();
           // Every leaf searched once, and the workers not busier than the makespan allows.
           if (r.leaves != h.leaves || r.busy < h.run_sum * (1 - 1e-9) ||
               r.busy > w * r.makespan * (1 + 1e-9)) {
@@ -806,11 +1069,21 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
         }
         std::snprintf(buf, sizeof buf, " | %.1f%%", 100 * work / (w * worst.makespan));
         row += buf;
+        std::string mpi_note;
+        if (g.mpi.poll_us > 0) {
+          char note[160];
+          std::snprintf(note, sizeof note,
+                        "; %llu messages, %llu kGive found no untried piece, %llu kDonate empty",
+                        static_cast<unsigned long long>(worst.messages),
+                        static_cast<unsigned long long>(worst.owed),
+                        static_cast<unsigned long long>(worst.empty));
+          mpi_note = note;
+        }
         std::fprintf(stderr,
-                     "  %u workers, latency %g us: worst makespan %.4f s (%llu hand-outs), "
-                     "efficiency %.1f%% (mean of %llu draws %.1f%%)\n",
-                     w, lat ? set.latency_us : 0.0, worst.makespan,
-                     static_cast<unsigned long long>(worst.handouts),
+                     "  %u workers%s: worst makespan %.4f s (%llu hand-outs, all busy after "
+                     "%.4f s%s), efficiency %.1f%% (mean of %llu draws %.1f%%)\n",
+                     w, g.label.c_str(), worst.makespan,
+                     static_cast<unsigned long long>(worst.handouts), worst.ramp, mpi_note.c_str(),
                      100 * work / (w * worst.makespan), static_cast<unsigned long long>(set.seeds),
                      100 * mean);
       }
@@ -822,14 +1095,15 @@ int hierarchy_table(const std::vector<std::string>& files, const Settings& set) 
 }
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "cubex_schedule: %s\n"
-               "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us "
-               "S] [--mpi-poll-us P [--mpi-pick first|random]] [--workers 2,16,64,1024] [--seeds "
-               "N] FILE...\n"
-               "       cubex_schedule --units N [--latency-us L] FILE...\n"
-               "       cubex_schedule --eta FILE...\n",
-               why);
+  std::fprintf(
+      stderr,
+      "cubex_schedule: %s\n"
+      "usage: cubex_schedule [--grain G] [--latency-us L] [--give-us C] [--coordinator-us "
+      "S] [--mpi-poll-us P [--mpi-pick first|random|heaviest] [--mpi-reserve N|auto]] [--mpi-also "
+      "P,first|random|heaviest,N|auto]... [--workers 2,16,64,1024] [--seeds N] FILE...\n"
+      "       cubex_schedule --units N [--latency-us L] FILE...\n"
+      "       cubex_schedule --eta [--threads T] [--repeat N] FILE...\n",
+      why);
   std::exit(2);
 }
 
@@ -841,6 +1115,22 @@ double number(const char* flag, const char* text) {
   return v;
 }
 
+int pick(const char* flag, const std::string& v) {
+  if (v != "first" && v != "random" && v != "heaviest")
+    usage(
+        (std::string(flag) + ": expected first, random or heaviest, found \"" + v + "\"").c_str());
+  return v == "first" ? kFirst : v == "random" ? kRandom : kHeaviest;
+}
+
+long reserve(const char* flag, const std::string& v) {
+  if (v == "auto") return -1;
+  char* end = nullptr;
+  const double n = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end || !(n >= 0) || n != std::floor(n) || n > 1e6)
+    usage((std::string(flag) + ": expected auto or a whole number, found \"" + v + "\"").c_str());
+  return static_cast<long>(n);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -848,21 +1138,41 @@ int main(int argc, char** argv) {
   Settings set;
   std::vector<std::string> files;
   bool eta = false;
+  unsigned threads = 1, repeat = 1;  // --eta
   for (int k = 1; k < argc; ++k) {
     const char* a = argv[k];
     const bool has_value = k + 1 < argc;
     if (!std::strcmp(a, "--eta")) {
       eta = true;
+    } else if (!std::strcmp(a, "--threads") && has_value) {
+      threads = static_cast<unsigned>(number(a, argv[++k]));
+    } else if (!std::strcmp(a, "--repeat") && has_value) {
+      repeat = std::max(1u, static_cast<unsigned>(number(a, argv[++k])));
     } else if (!std::strcmp(a, "--units") && has_value) {
       units = static_cast<std::uint32_t>(number(a, argv[++k]));
     } else if (!std::strcmp(a, "--latency-us") && has_value) {
       set.latency_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-poll-us") && has_value) {
-      set.mpi_poll_us = number(a, argv[++k]);
+      set.mpi.poll_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--mpi-pick") && has_value) {
+      set.mpi.pick = pick(a, argv[++k]);
+    } else if (!std::strcmp(a, "--mpi-precut") && has_value) {
+      set.mpi_precut = number(a, argv[++k]);
+    } else if (!std::strcmp(a, "--mpi-reserve") && has_value) {
+      set.mpi.reserve = reserve(a, argv[++k]);
+    } else if (!std::strcmp(a, "--mpi-also") && has_value) {
+      // P,first|random|heaviest,N|auto
       const std::string v = argv[++k];
-      if (v != "first" && v != "random") usage("--mpi-pick: expected first or random");
-      set.mpi_random = v == "random";
+      const std::size_t c1 = v.find(','), c2 = c1 == std::string::npos ? c1 : v.find(',', c1 + 1);
+      if (c2 == std::string::npos || v.find(',', c2 + 1) != std::string::npos)
+        usage(("--mpi-also: expected POLL_US,first|random|heaviest,N|auto, found \"" + v + "\"")
+                  .c_str());
+      Mpi m;
+      m.poll_us = number(a, v.substr(0, c1).c_str());
+      if (m.poll_us <= 0) usage("--mpi-also: expected a poll period > 0");
+      m.pick = pick(a, v.substr(c1 + 1, c2 - c1 - 1).c_str());
+      m.reserve = reserve(a, v.substr(c2 + 1).c_str());
+      set.mpi_also.push_back(m);
     } else if (!std::strcmp(a, "--coordinator-us") && has_value) {
       set.coordinator_us = number(a, argv[++k]);
     } else if (!std::strcmp(a, "--give-us") && has_value) {
@@ -894,7 +1204,7 @@ int main(int argc, char** argv) {
   try {
     for (const std::string& f : files)
       cubex::read_knuth_file(f);  // all readable: else print nothing
-    if (eta) return eta_table(files);
+    if (eta) return eta_table(files, threads, repeat);
     if (units) return fixed_cut_table(files, units, set.latency_us);
     return hierarchy_table(files, set);
   } catch (const cubex::InputError& e) {

@@ -525,6 +525,7 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
     int jobs;
     unsigned threads;
   };
+  std::uint64_t moved = 0;
   for (const Case& c : {Case{"soma.dlx", 1, 1}, Case{"soma.dlx", 2, 1}, Case{"soma.dlx", 3, 2},
                         Case{"pent6x10_sym.dlx", 2, 2}, Case{"pent6x10_sym.dlx", 3, 1}}) {
     const Problem& p = xc(c.file);
@@ -556,10 +557,11 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
     EXPECT_EQ(pool.done.total, one.solutions) << what;
     EXPECT_EQ(pool.done.nodes, one.nodes) << what;
     EXPECT_TRUE(pool.spans.empty()) << what;
-    if (jobs > 1) {
-      EXPECT_GT(pool.moved, 0u) << what;
-    }
+    if (jobs > 1) moved += pool.moved;
   }
+  // Work went from job to job (not necessarily in each case: on a busy machine one job may
+  // finish a small tree before another has polled).
+  EXPECT_GT(moved, 0u);
 }
 
 // An exchange that holds the job after a few polls, then ends it: the counts drained and the

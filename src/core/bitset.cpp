@@ -445,6 +445,7 @@ class BitsetEngine final : public Engine {
     replay = false;
     if (level == limit) {
       ++r.frontier;
+      if (ctl && ctl->frontier) ctl->frontier(ctl->ctx, SpanCursor::path(frame_.data(), level));
       goto backup;
     }
     if (ctl && (++poll & 63) == 0) {

@@ -350,6 +350,7 @@ struct Dlx {
       replay = false;
       if (level == limit) {
         ++r.frontier;
+        if (ctl && ctl->frontier) ctl->frontier(ctl->ctx, SpanCursor::path(frame.data(), level));
         goto backup;
       }
       if (ctl && (++poll & 63) == 0) {

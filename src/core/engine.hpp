@@ -41,6 +41,9 @@ struct Control {
   // Offers [begin, end) of estimated weight `weight` to an idle thread; false when none wants it.
   bool (*give)(void* ctx, TreeSpan&& span) = nullptr;
   void* ctx = nullptr;
+  // Depth-limited runs only (never reached by a search): called with the path of every node met
+  // at the depth limit (the progress estimate, estimate.hpp, lists them).
+  void (*frontier)(void* ctx, TreePath&& path) = nullptr;
 };
 
 struct RunResult {

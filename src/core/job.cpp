@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
@@ -21,6 +22,7 @@
 #include <thread>
 
 #include "engine.hpp"
+#include "estimate.hpp"
 
 namespace cubex {
 
@@ -200,11 +202,27 @@ std::vector<CutPiece> cut_pieces(detail::Engine& engine, std::uint32_t units,
 }  // namespace
 
 std::vector<TreePath> SearchJob::cut(std::uint32_t units, const std::atomic<bool>* stop) const {
-  auto engine = proto_->clone();
   std::vector<TreePath> starts;
-  for (auto& p : cut_pieces(*engine, std::max<std::uint32_t>(units, 1), stop))
-    starts.push_back(std::move(p.start));
+  for (auto& s : cut_spans(units, stop)) starts.push_back(std::move(s.begin));
   return starts;
+}
+
+std::vector<TreeSpan> SearchJob::cut_spans(std::uint32_t units,
+                                           const std::atomic<bool>* stop) const {
+  auto engine = proto_->clone();
+  const auto pieces = cut_pieces(*engine, std::max<std::uint32_t>(units, 1), stop);
+  std::vector<TreeSpan> spans;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    TreeSpan s;
+    s.begin = pieces[k].start;
+    if (k + 1 < pieces.size()) {
+      s.end = pieces[k + 1].start;
+      s.to_end = false;
+    }
+    s.weight = pieces[k].weight;
+    spans.push_back(std::move(s));
+  }
+  return spans;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,6 +303,22 @@ class JobRunner {
   std::uint64_t settle_epoch_ = 0;
   JobCounts drained_;
   double weight_drained_ = 0;
+  // The progress estimate (progress()): the frontier of the work left and samples of it.
+  double nodes_left() const;
+  detail::FrontierEstimate frontier_;
+  std::unique_ptr<detail::Engine> probe_engine_;
+  bool frontier_tried_ = false;
+  std::uint64_t frontier_at_nodes_ = 0;  // searched_.nodes when the frontier was listed
+  std::size_t frontier_size_ = 0;
+  double first_listing_seconds_ = 0;
+  std::size_t samples_left_ = 0, frontier_left_ = 0;  // at the last progress()
+  double left_estimate_ = -1;        // nodes left at the last progress() (-1: none yet)
+  std::uint64_t left_at_nodes_ = 0;  // searched_.nodes then
+  double prior_gain_ = -1;           // resumed: the saved estimate over this run's first one
+  std::size_t prior_samples_ = 0;    // samples drawn when prior_gain_ was set
+  double shown_fraction_ = 0;
+  // (seconds, nodes searched) at the first report and at the one after the listing (-1: none)
+  std::pair<double, std::uint64_t> rate_start_{0.0, 0}, rate_from_{-1.0, 0};
 };
 
 bool JobRunner::give(void* ctx, TreeSpan&& span) {
@@ -543,6 +577,8 @@ JobState JobRunner::snapshot() {  // under mu_
   st.counts += settled_;
   st.weight_done = base_.weight_done + weight_settled_;
   st.seconds = base_.seconds + elapsed();
+  st.nodes_left = nodes_left();
+  st.estimate_samples = base_.estimate_samples + frontier_.samples();
   st.pending.clear();
   for (const auto& [key, s] : slots_) {
     if (s.span.to_end || s.span.begin < s.span.end) st.pending.push_back(s.span);
@@ -551,25 +587,147 @@ JobState JobRunner::snapshot() {  // under mu_
   return st;
 }
 
+// Nodes left to search (-1: not known): the last estimate less what was searched since; else the
+// saved one less what this run searched.
+double JobRunner::nodes_left() const {  // under mu_
+  if (slots_.empty()) return 0;
+  if (left_estimate_ >= 0) {
+    return std::max(0.0, left_estimate_ - static_cast<double>(searched_.nodes - left_at_nodes_));
+  }
+  if (base_.nodes_left >= 0)
+    return std::max(0.0, base_.nodes_left - static_cast<double>(searched_.nodes));
+  return -1;
+}
+
+// The fraction and the time left come from nodes: those searched (exact), those left (estimated
+// from the frontier of the work left and samples of its subtrees, estimate.hpp) and the rate of
+// this run. The frontier is listed at the first report; the samples are searched on this thread,
+// unlocked, for about 2% of the elapsed time; the search threads never wait for them.
 JobProgress JobRunner::progress() {  // under mu_
   JobProgress p;
+  auto left = [this] {
+    std::vector<TreeSpan> v;
+    for (const auto& [key, s] : slots_)
+      if (s.state != State::kDone && (s.span.to_end || s.span.begin < s.span.end))
+        v.push_back(s.span);
+    return v;
+  };
+  std::vector<TreeSpan> spans = left();
+  const double before = elapsed();
+  // The rate is measured between reports (the threads have just set their work aside, so the
+  // nodes are up to date): before the first listing of the frontier, then from the report after
+  // it (the listing slows the search, on a busy machine much).
+  const std::pair<double, std::uint64_t> mark{before, searched_.nodes};
+  if (!frontier_tried_) rate_start_ = mark;
+  if (rate_from_.first < 0 && frontier_tried_) rate_from_ = mark;
+  // The estimate's CPU time (on this thread): the first listing of the frontier (at most 0.05 s),
+  // then 2% of the elapsed time plus 0.05 s (10% of the elapsed time at first) for samples and
+  // for deeper listings (once the samples cover a quarter of the frontier left, a finer frontier
+  // gives more for the same time).
+  constexpr double kShare = 0.02, kStart = 0.05;
+  const bool build = !spans.empty() && !frontier_tried_;
+  double budget = spans.empty()
+                      ? 0
+                      : kShare * before + std::min(kStart, 0.1 * before) - frontier_.seconds() -
+                            (frontier_.build_seconds() - first_listing_seconds_);
+  const bool deepen = !build && frontier_.built() && budget > 0 &&
+                      frontier_.size() < (std::size_t{1} << 18) &&
+                      4 * samples_left_ >= frontier_left_;
+  if (build || budget > 0) {
+    const std::uint64_t listed_at = searched_.nodes;
+    if (!probe_engine_) probe_engine_ = job_.proto_->clone();
+    bool listed = false;
+    mu_.unlock();  // the threads go on meanwhile (the work left only shrinks)
+    try {
+      if (build) {
+        const std::size_t target = std::min<std::size_t>(
+            std::size_t{1} << 18, std::max<std::size_t>(std::size_t{1} << 16, 32 * spans.size()));
+        listed = frontier_.build(*probe_engine_, spans, target, std::max(kStart, kShare * before));
+        first_listing_seconds_ = frontier_.build_seconds();
+        budget = std::max(budget, 0.005);
+      } else if (deepen) {
+        const double spent = frontier_.build_seconds();
+        listed = frontier_.build(*probe_engine_, spans, 4 * frontier_left_, budget,
+                                 frontier_.depth() + 1);
+        budget -= frontier_.build_seconds() - spent;
+      }
+      if (budget > 0) frontier_.sample(*probe_engine_, spans, budget);
+    } catch (...) {
+      mu_.lock();
+      throw;
+    }
+    mu_.lock();
+    frontier_tried_ = true;
+    if (listed) {
+      frontier_at_nodes_ = listed_at;
+      frontier_size_ = frontier_.size();
+    }
+    spans = left();
+  }
+  // The report, as things stand now.
   p.counts = base_.counts;
   p.counts += settled_;
-  const double total = base_.weight_total > 0 ? base_.weight_total : 1;
-  const double done = base_.weight_done + weight_settled_;
-  p.fraction = std::clamp(done / total, 0.0, 1.0);
-  if (slots_.empty()) p.fraction = 1;
   const double run = elapsed();
   p.elapsed = base_.seconds + run;
-  const double this_run = weight_settled_;
-  const double left = std::max(0.0, total - done);
-  if (slots_.empty()) {
-    p.eta = 0;
-  } else if (this_run > 0 && run > 0) {
-    p.eta = left * run / this_run;
-  }
   p.busy = busy_;
   p.pending = pending_;
+  const std::uint64_t now = searched_.nodes;
+  if (spans.empty()) {
+    p.fraction = slots_.empty() ? 1 : shown_fraction_;
+    p.eta = slots_.empty() ? 0 : -1;
+    return p;
+  }
+  double rest = -1;
+  if (frontier_.built()) {
+    // The mean size of the frontier subtrees finished since the listing (a weak prior).
+    const std::size_t in_left = frontier_.count_left(spans);
+    const double finished = static_cast<double>(frontier_size_ - std::min(frontier_size_, in_left));
+    const double mean =
+        finished >= 1 ? static_cast<double>(now - frontier_at_nodes_) / finished : -1;
+    const auto r = frontier_.nodes(spans, mean);
+    rest = r.nodes;
+    samples_left_ = r.samples;
+    frontier_left_ = r.left;
+  }
+  if (rest < 0) {  // no frontier: the estimated shares of the tree (engine.hpp)
+    const double total = base_.weight_total > 0 ? base_.weight_total : 1;
+    const double done = base_.weight_done + weight_settled_;
+    if (done > 0) rest = static_cast<double>(p.counts.nodes) * std::max(0.0, total - done) / done;
+  }
+  if (rest < 0) return p;
+  if (base_.nodes_left >= 0 && base_.estimate_samples > 0) {
+    // Resumed: start from the saved estimate (no jump), and let this run's samples take over as
+    // they outnumber those behind it.
+    if (prior_gain_ < 0 && rest > 0) {
+      const double saved = std::max(0.0, base_.nodes_left - static_cast<double>(now));
+      prior_gain_ = saved / rest;
+      prior_samples_ = frontier_.samples();
+    }
+    if (prior_gain_ >= 0) {
+      const double k = static_cast<double>(base_.estimate_samples);
+      const double n = static_cast<double>(frontier_.samples() - prior_samples_);
+      rest *= 1 + (prior_gain_ - 1) * k / (k + n);
+    }
+  }
+  left_estimate_ = rest;
+  left_at_nodes_ = now;
+  const double done = static_cast<double>(base_.counts.nodes + now);
+  const double fraction = done + rest > 0 ? done / (done + rest) : 0;
+  shown_fraction_ = std::clamp(std::max(shown_fraction_, fraction), 0.0, 1.0);
+  p.fraction = shown_fraction_;
+  // The rate (see above), starting from the runs' before (a resumed run has little of its own).
+  double nodes = static_cast<double>(mark.second), secs = mark.first;
+  if (rate_from_.first >= 0 && mark.first - rate_from_.first >= std::max(0.02, 0.1 * mark.first)) {
+    nodes = static_cast<double>(mark.second - rate_from_.second);
+    secs = mark.first - rate_from_.first;
+  } else if (rate_start_.second > 0) {
+    nodes = static_cast<double>(rate_start_.second);
+    secs = rate_start_.first;
+  }
+  const double mix = base_.seconds > 0 ? std::exp(-run / 5.0) : 0.0;
+  nodes += mix * static_cast<double>(base_.counts.nodes);
+  secs += mix * base_.seconds;
+  if (nodes > 0 && secs > 0) p.eta = rest / (nodes / secs);
   return p;
 }
 

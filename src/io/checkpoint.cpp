@@ -118,6 +118,10 @@ nlohmann::json checkpoint_json(const JobState& st, const CheckpointRun& run) {
         {"weight_done", st.weight_done},
         {"seconds", st.seconds}}},
       {"pending", std::move(pending)}};
+  if (st.nodes_left >= 0) {  // (added after version 2 first shipped: optional when read)
+    j["progress"]["nodes_left"] = st.nodes_left;
+    j["progress"]["samples"] = st.estimate_samples;
+  }
   j["checksum"] = checksum(j);
   return j;
 }
@@ -179,6 +183,10 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
   st.weight_total = rd.number(pr, "progress", "weight_total");
   st.weight_done = rd.number(pr, "progress", "weight_done");
   st.seconds = rd.number(pr, "progress", "seconds");
+  if (pr.contains("nodes_left")) {  // checkpoints of version 2 written before it lack it
+    st.nodes_left = rd.number(pr, "progress", "nodes_left");
+    st.estimate_samples = rd.count(pr, "progress", "samples");
+  }
   const auto& pending = rd.need(j, "", "pending");
   if (!pending.is_array()) rd.fail("pending", "expected an array of spans");
   for (std::size_t k = 0; k < pending.size(); ++k) {

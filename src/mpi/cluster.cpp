@@ -256,7 +256,7 @@ Clock::duration secs(double s) {
 class Coordinator {
  public:
   Coordinator(Net& net, int ranks, const JobOptions& opt, ClassVisitor* visit,
-              const TreeIdentity& id)
+              const TreeIdentity& id, const SearchJob& job)
       : net_(net),
         ranks_(ranks),
         opt_(opt),
@@ -276,7 +276,10 @@ class Coordinator {
       weight_done_ = base_.weight_done;
     } else {
       base_.tree = id;
-      pool_.push_back(TreeSpan{{}, {}, true, 1.0});
+      // Several spans per rank to start from (the static cut, a few engine calls each), so
+      // that every rank has work after one round trip instead of after rounds of splits.
+      if (ranks > 1) pool_ = job.cut_spans(4 * static_cast<std::uint32_t>(ranks), opt.stop);
+      if (pool_.empty()) pool_.push_back(TreeSpan{{}, {}, true, 1.0});
     }
     next_checkpoint_ = t0_ + secs(opt.checkpoint_seconds);
     next_progress_ = t0_ + secs(opt.progress_seconds);
@@ -662,7 +665,7 @@ JobResult run(const Session& session, SearchJob& job, const JobOptions& options,
   Net net(session.rank());
   std::unique_ptr<Coordinator> coord;
   if (session.root())
-    coord = std::make_unique<Coordinator>(net, session.size(), options, visit, id);
+    coord = std::make_unique<Coordinator>(net, session.size(), options, visit, id, job);
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   Member member(net, coord.get(), options, id, threads);

@@ -120,12 +120,16 @@ struct JobState {
   double weight_total = 1;  // this shard's share of the tree
   double weight_done = 0;   // of it, settled
   double seconds = 0;       // wall time spent by the runs so far
+  // The progress estimate (src/core/estimate.hpp): estimated nodes in `pending` (-1: not
+  // known) and the number of sampled subtrees behind it.
+  double nodes_left = -1;
+  std::uint64_t estimate_samples = 0;
   bool complete() const { return pending.empty(); }
 };
 
 struct JobProgress {
   JobCounts counts;         // settled so far (this run and the runs before a resume)
-  double fraction = 0;      // estimated share of this shard's tree settled (0..1)
+  double fraction = 0;      // estimated share of this shard's tree searched (0..1, never falls)
   double elapsed = 0;       // seconds, this run and the runs before
   double eta = -1;          // seconds left (-1: not known yet)
   unsigned busy = 0;        // threads searching
@@ -234,6 +238,9 @@ class SearchJob {
   // is the root), deterministic; bounded work (a few times `units` engine calls, none deeper
   // than 64 levels). Stops early, with fewer units, when `stop` is set.
   std::vector<TreePath> cut(std::uint32_t units, const std::atomic<bool>* stop = nullptr) const;
+  // The same cut as spans (consecutive, covering the tree), with their estimated weights.
+  std::vector<TreeSpan> cut_spans(std::uint32_t units,
+                                  const std::atomic<bool>* stop = nullptr) const;
   // Searches one span on the calling thread (benchmarks, tests).
   SolveStats search(const TreeSpan& span, SolutionVisitor* visit = nullptr);
 

@@ -6,7 +6,8 @@
 //    "tree": {"fingerprint", "items", "options", "order", "rule", "judge", "cut", "shard": "K/N"},
 //    "complete": false,
 //    "counts": {"total", "unique", "symmetric", "solutions", "nodes", "updates"},
-//    "progress": {"weight_total", "weight_done", "seconds"},
+//    "progress": {"weight_total", "weight_done", "seconds", "nodes_left", "samples"},
+//      (nodes_left and samples: the estimate of the nodes left, when known; older files lack them)
 //    "pending": [{"begin": [path], "end": [path] or null, "weight": w}, ...],
 //    "checksum": "16 hex digits"}
 // The checksum (FNV-1a over the rest of the document as cubex writes it) makes an edited count

@@ -1,0 +1,200 @@
+// FrontierEstimate (estimate.hpp): the frontier of the work left, and samples of its subtrees.
+#include "estimate.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <ctime>
+
+#include "engine.hpp"
+
+namespace cubex::detail {
+
+namespace {
+
+// CPU seconds of the calling thread (the budget is a share of the CPU, whatever the load).
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+double since(double t0) {
+  return cpu_now() - t0;
+}
+
+struct Collect {
+  std::vector<std::uint32_t>* paths;
+  std::size_t count = 0;
+  static void add(void* ctx, TreePath&& p) {
+    auto& c = *static_cast<Collect*>(ctx);
+    c.paths->insert(c.paths->end(), p.begin(), p.end());
+    ++c.count;
+  }
+};
+
+}  // namespace
+
+TreePath FrontierEstimate::node(std::size_t k) const {
+  const auto at = paths_.begin() + static_cast<std::ptrdiff_t>(k * depth_);
+  return TreePath(at, at + depth_);
+}
+
+bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, std::size_t target,
+                             double seconds, std::uint32_t from_depth) {
+  const double t0 = cpu_now();
+  std::size_t deepest_begin = 0;
+  for (const TreeSpan& s : left) deepest_begin = std::max(deepest_begin, s.begin.size());
+  std::atomic<std::uint32_t> signal{0};
+  bool listed = false;
+  for (std::uint32_t d = std::max<std::uint32_t>(1, from_depth); d <= 64; ++d) {
+    // The next level costs about the last one times the growth of the frontier.
+    if ((listed || built()) && since(t0) + level_seconds_ * growth_ > seconds) break;
+    const double level_start = cpu_now();
+    std::vector<std::uint32_t> paths;
+    Collect c{&paths};
+    Control ctl;
+    ctl.signal = &signal;
+    ctl.ctx = &c;
+    ctl.frontier = &Collect::add;
+    double shallow = 0;
+    for (const TreeSpan& s : left) {
+      // A span that starts below depth d: its start's ancestor at depth d is partly searched
+      // already; list from that ancestor's next sibling on (a run would search the ancestor's
+      // rest to the end).
+      TreeSpan t = s;
+      if (t.begin.size() > d) {
+        t.begin.resize(d);
+        ++t.begin.back();
+        if (!t.to_end && !(t.begin < t.end)) continue;
+      }
+      shallow += static_cast<double>(engine.run(t, d, nullptr, {}, &ctl).st.nodes);
+    }
+    if (c.count == 0 && d >= deepest_begin) break;  // the tree ends above depth d
+    level_seconds_ = since(level_start);
+    growth_ =
+        count_ ? std::max(1.0, static_cast<double>(c.count) / static_cast<double>(count_)) : 4.0;
+    depth_ = d;
+    count_ = c.count;
+    paths_ = std::move(paths);
+    shallow_ = shallow;
+    index_.clear();  // samples of another frontier
+    sizes_.clear();
+    listed = true;
+    if (count_ >= target) break;
+  }
+  if (count_ == 0) depth_ = 0;
+  build_seconds_ += since(t0);
+  return listed && built();
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> FrontierEstimate::ranges(
+    const std::vector<TreeSpan>& left) const {
+  std::vector<std::pair<std::size_t, std::size_t>> r;
+  // The first frontier node not before `p` (frontier nodes before it are < p).
+  auto lower = [&](const TreePath& p) {
+    std::size_t lo = 0, hi = count_;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      const auto at = paths_.begin() + static_cast<std::ptrdiff_t>(mid * depth_);
+      if (std::lexicographical_compare(at, at + depth_, p.begin(), p.end())) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  for (const TreeSpan& s : left) {
+    const std::size_t lo = lower(s.begin), hi = s.to_end ? count_ : lower(s.end);
+    if (lo < hi) r.emplace_back(lo, hi);
+  }
+  return r;
+}
+
+std::size_t FrontierEstimate::count_left(const std::vector<TreeSpan>& left) const {
+  std::size_t n = 0;
+  for (const auto& [lo, hi] : ranges(left)) n += hi - lo;
+  return n;
+}
+
+std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>& left,
+                                     double seconds) {
+  if (!built()) return 0;
+  const double t0 = cpu_now();
+  const auto rs = ranges(left);
+  std::size_t total = 0;
+  for (const auto& [lo, hi] : rs) total += hi - lo;
+  std::size_t n = 0;
+  while (total > 0) {
+    // Golden-ratio steps spread each batch evenly over the nodes left (neighbours in the tree
+    // have subtrees of similar size, so this is a stratified sample).
+    phase_ += 0.6180339887498949;
+    phase_ -= std::floor(phase_);
+    std::size_t r =
+        std::min(total - 1, static_cast<std::size_t>(phase_ * static_cast<double>(total)));
+    std::size_t k = 0;
+    for (const auto& [lo, hi] : rs) {
+      if (r < hi - lo) {
+        k = lo + r;
+        break;
+      }
+      r -= hi - lo;
+    }
+    TreeSpan s;
+    s.begin = node(k);
+    s.end = s.begin;
+    ++s.end.back();
+    s.to_end = false;
+    index_.push_back(k);
+    sizes_.push_back(static_cast<double>(engine.run(s, 0, nullptr, {}, nullptr).st.nodes));
+    ++n;
+    if (since(t0) >= seconds) break;
+  }
+  seconds_ += since(t0);
+  return n;
+}
+
+FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& left,
+                                                 double done_mean) const {
+  Result res;
+  if (!built()) return res;
+  const auto rs = ranges(left);
+  for (const auto& [lo, hi] : rs) res.left += hi - lo;
+  double sum = 0, squares = 0;
+  for (std::size_t j = 0; j < index_.size(); ++j) {
+    const std::size_t k = index_[j];
+    auto it = std::upper_bound(rs.begin(), rs.end(), k,
+                               [](std::size_t v, const auto& r) { return v < r.first; });
+    if (it == rs.begin() || k >= std::prev(it)->second) continue;
+    sum += sizes_[j];
+    squares += sizes_[j] * sizes_[j];
+    ++res.samples;
+  }
+  const double n = static_cast<double>(res.samples);
+  double mean;
+  if (n == 0) {
+    if (done_mean < 0 && res.left > 0) return res;  // not known yet
+    mean = std::max(0.0, done_mean);
+  } else if (done_mean < 0 || n < 2) {
+    mean = sum / n;
+  } else {
+    // Two means: the samples' (of the nodes left, unbiased, but few and of a heavy-tailed size)
+    // and the finished subtrees' (exact, but of other nodes). The latter is taken as far as it
+    // agrees with the samples: wholly where the difference is within their standard error, less
+    // and less the further beyond it the difference lies.
+    const double m = sum / n;
+    const double var = std::max(0.0, squares / n - m * m) / (n - 1);  // of the samples' mean
+    const double diff = (done_mean - m) * (done_mean - m);
+    const double w = diff <= var ? 1.0 : var / diff;
+    mean = w * done_mean + (1 - w) * m;
+  }
+  // Spans that start inside a frontier node's subtree: about half of it is left.
+  std::size_t partial = 0;
+  for (const TreeSpan& s : left) partial += s.begin.size() > depth_;
+  const double f = static_cast<double>(res.left);
+  res.nodes = f * mean + shallow_ * f / static_cast<double>(count_) +
+              0.5 * mean * static_cast<double>(partial);
+  return res;
+}
+
+}  // namespace cubex::detail

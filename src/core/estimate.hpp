@@ -1,0 +1,79 @@
+// The progress estimate of a search job (job.hpp): how many nodes of the search tree are left.
+//
+// The work left is a set of spans (intervals of the depth-first line of nodes). The nodes at a
+// depth D of those spans are listed (the frontier; D is the first depth with at least `target`
+// nodes, as far as a time budget allows; the caller lists a deeper one later when the samples
+// cover much of it). Every node below the frontier lies in the subtree of one frontier node, so
+// the nodes left are about
+//     (frontier nodes left) x (mean size of a frontier node's subtree) + (shallower nodes left),
+// where the frontier nodes left are counted exactly (the list is in tree order) and the mean
+// size comes from samples: frontier nodes left, spread evenly over them and searched to the end
+// on a clone of the engine. A sample stays valid while its node is left, and the mean is taken
+// over the samples still left; that is what makes the estimate follow a tree whose late subtrees
+// are heavier than its early ones, where Knuth-style shares of the tree (each child of a node
+// weighing the same) and the mean of the subtrees searched so far are both far off (bedlam_sym's
+// last tenth holds its heaviest subtrees). The mean of the subtrees finished, which the caller
+// measures, steadies the start while it agrees with the samples. Samples cost real search work:
+// the caller spends a small share of the elapsed time on them.
+//
+// On a tree whose frontier subtrees all have one size (e.g. a uniform tree) the estimate is
+// exact up to the shallow nodes (the share of them left is taken as the share of the frontier)
+// and half a frontier subtree per span that starts inside one.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cubex/core/job.hpp"
+
+namespace cubex::detail {
+
+class Engine;
+
+class FrontierEstimate {
+ public:
+  // Lists the frontier of `left` (spans in tree order, not overlapping): depths `from_depth`,
+  // `from_depth` + 1, ... until one has `target` nodes or more, or `seconds` of CPU time are
+  // spent (the deepest listed is kept, its samples start afresh), or the tree ends. Returns
+  // whether a new frontier was listed.
+  bool build(Engine& engine, const std::vector<TreeSpan>& left, std::size_t target, double seconds,
+             std::uint32_t from_depth = 1);
+  bool built() const { return depth_ > 0; }
+  std::uint32_t depth() const { return depth_; }
+  std::size_t size() const { return count_; }
+
+  // Draws frontier nodes inside `left` (spread evenly) and searches their subtrees, until
+  // `seconds` of CPU time are spent (at least one when one is left). Returns how many.
+  std::size_t sample(Engine& engine, const std::vector<TreeSpan>& left, double seconds);
+
+  struct Result {
+    double nodes = -1;        // estimated nodes in `left` (-1: not known)
+    std::size_t left = 0;     // frontier nodes in `left`
+    std::size_t samples = 0;  // samples behind the mean (those inside `left`)
+  };
+  // `left` must lie within the spans listed (the work left only shrinks). `done_mean`: the
+  // measured mean size of the frontier subtrees finished (< 0: not known), a weak prior.
+  Result nodes(const std::vector<TreeSpan>& left, double done_mean) const;
+  // Frontier nodes inside `left`.
+  std::size_t count_left(const std::vector<TreeSpan>& left) const;
+  std::size_t samples() const { return sizes_.size(); }
+  double seconds() const { return seconds_; }  // spent in sample()
+  double build_seconds() const { return build_seconds_; }
+
+ private:
+  // The index ranges [lo, hi) of the frontier nodes inside each span of `left`.
+  std::vector<std::pair<std::size_t, std::size_t>> ranges(const std::vector<TreeSpan>& left) const;
+  TreePath node(std::size_t k) const;
+
+  std::uint32_t depth_ = 0;
+  std::size_t count_ = 0;
+  std::vector<std::uint32_t> paths_;  // count_ paths of depth_ entries each, in tree order
+  double shallow_ = 0;                // nodes above the frontier in the spans listed
+  std::vector<std::size_t> index_;    // samples: frontier index ...
+  std::vector<double> sizes_;         // ... and nodes of its subtree
+  double seconds_ = 0, build_seconds_ = 0;
+  double level_seconds_ = 0, growth_ = 4;  // the last level listed: its cost, its growth
+  double phase_ = 0;
+};
+
+}  // namespace cubex::detail

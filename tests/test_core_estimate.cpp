@@ -1,0 +1,232 @@
+// The progress estimate (src/core/estimate.hpp, JobRunner::progress() in src/core/job.cpp): exact
+// where it must be (a uniform tree), a fraction that never falls, and no jump across a resume.
+// How close it comes on real puzzles is measured by `cubex_schedule --eta` (docs/speed.md).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <random>
+
+#include "core/engine.hpp"
+#include "core/estimate.hpp"
+#include "cubex/core/job.hpp"
+#include "cubex/core/solver.hpp"
+#include "cubex/io/checkpoint.hpp"
+#include "cubex/io/knuth.hpp"
+#include "test_util.hpp"
+
+using cubex::Backend;
+using cubex::ItemId;
+using cubex::JobOptions;
+using cubex::JobProgress;
+using cubex::Problem;
+using cubex::SearchJob;
+using cubex::TreePath;
+using cubex::TreeSpan;
+
+namespace {
+
+// `levels` primary items with `kids` options each (and a secondary item per option to keep the
+// options apart): every node above the last level has `kids` children, so the tree is uniform.
+Problem uniform_problem(int levels, int kids) {
+  Problem p;
+  std::vector<ItemId> prim;
+  for (int i = 0; i < levels; ++i) prim.push_back(p.add_primary("p" + std::to_string(i)));
+  for (int i = 0; i < levels; ++i) {
+    for (int c = 0; c < kids; ++c) {
+      const ItemId s = p.add_secondary("s" + std::to_string(i) + "_" + std::to_string(c));
+      p.add_option({prim[static_cast<std::size_t>(i)], s});
+    }
+  }
+  return p;
+}
+
+// Nodes of a uniform tree with levels below the root, `kids` children each.
+double uniform_nodes(int levels, int kids) {
+  double n = 0, row = 1;
+  for (int d = 0; d <= levels; ++d, row *= kids) n += row;
+  return n;
+}
+
+std::vector<Backend> backends_for(const Problem& p) {
+  std::vector<Backend> b{Backend::kLinks};
+  if (cubex::detail::resolve_backend(p, Backend::kAuto) == Backend::kBitset)
+    b.push_back(Backend::kBitset);
+  return b;
+}
+
+const Problem& pent_sym() {
+  static const cubex::KnuthFile kf =
+      cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx"));
+  return kf.problem;
+}
+
+}  // namespace
+
+// On a uniform tree every frontier subtree has one size, so a single sample gives the exact
+// count of the whole tree, and of what follows any node up to half a frontier subtree (the
+// node's own, partly searched) and the shallow nodes.
+TEST(Estimate, ExactOnAUniformTree) {
+  const int levels = 9, kids = 4;
+  const Problem p = uniform_problem(levels, kids);
+  for (Backend b : backends_for(p)) {
+    auto engine = cubex::detail::make_engine(p, b);
+    const double total = uniform_nodes(levels, kids);
+    ASSERT_EQ(static_cast<double>(engine->run(TreeSpan{}, 0, nullptr, {}, nullptr).st.nodes),
+              total);
+    cubex::detail::FrontierEstimate est;
+    const std::vector<TreeSpan> all{TreeSpan{}};
+    ASSERT_TRUE(est.build(*engine, all, 200, 10.0));
+    EXPECT_EQ(est.depth(), 4u);  // 4^4 = 256 >= 200 > 4^3
+    EXPECT_EQ(est.size(), 256u);
+    EXPECT_EQ(est.nodes(all, -1).nodes, -1);  // no sample yet: not known
+    EXPECT_GE(est.sample(*engine, all, 0.0), 1u);
+    const auto whole = est.nodes(all, -1);
+    EXPECT_DOUBLE_EQ(whole.nodes, total);
+    EXPECT_EQ(whole.left, 256u);
+    // The rest of the tree after random nodes.
+    const double subtree = uniform_nodes(levels - 4, kids), shallow = uniform_nodes(3, kids);
+    std::mt19937 rng(5);
+    for (int trial = 0; trial < 20; ++trial) {
+      TreeSpan rest;
+      const int depth = 1 + static_cast<int>(rng() % levels);
+      for (int d = 0; d < depth; ++d) rest.begin.push_back(rng() % kids);
+      const double actual =
+          static_cast<double>(engine->run(rest, 0, nullptr, {}, nullptr).st.nodes);
+      est.sample(*engine, {rest}, 0.0);
+      // (the measured mean of the finished subtrees: on this tree, their size)
+      const auto r = est.nodes({rest}, subtree);
+      EXPECT_NEAR(r.nodes, actual, 0.5 * subtree + shallow) << "trial " << trial;
+      if (depth <= 4) {
+        EXPECT_NEAR(r.nodes, actual, shallow) << "trial " << trial;
+      }
+    }
+  }
+}
+
+// Spans of the work left: the frontier nodes inside them are counted exactly, and the mean of
+// the measured subtrees (the prior) is used while there is no sample.
+TEST(Estimate, CountsTheFrontierInsideSpans) {
+  const Problem p = uniform_problem(6, 3);
+  auto engine = cubex::detail::make_engine(p, Backend::kAuto);
+  cubex::detail::FrontierEstimate est;
+  ASSERT_TRUE(est.build(*engine, {TreeSpan{}}, 27, 10.0));
+  ASSERT_EQ(est.depth(), 3u);
+  // [0,1,2] .. [2,0,0): 1 + 3 (in [0,2]) + 9 (in [1]) = 13 frontier nodes; [2,2] .. end: 3.
+  std::vector<TreeSpan> left(2);
+  left[0].begin = {0, 1, 2};
+  left[0].end = {2, 0, 0};
+  left[0].to_end = false;
+  left[1].begin = {2, 2};
+  EXPECT_EQ(est.count_left(left), 16u);
+  const auto r = est.nodes(left, 40.0);  // no sample: the prior alone
+  EXPECT_EQ(r.samples, 0u);
+  EXPECT_NEAR(r.nodes, 16 * 40.0 + uniform_nodes(2, 3) * 16 / 27, 1e-9);
+}
+
+// The job's fraction on a uniform tree is the true fraction of nodes searched; it never falls,
+// ends at 1 with nothing left, and the time left is known once the run has a rate.
+TEST(Estimate, JobFractionIsExactOnAUniformTreeAndNeverFalls) {
+  const int levels = 11, kids = 4;  // 5.6 M nodes: reports while the run goes on
+  const Problem p = uniform_problem(levels, kids);
+  const double total = uniform_nodes(levels, kids);
+  for (unsigned threads : {1u, 2u}) {
+    SearchJob job(p);
+    std::vector<JobProgress> seen;
+    JobOptions opt;
+    opt.threads = threads;
+    opt.progress_seconds = 0.002;
+    opt.on_progress = [&](const JobProgress& pr) { seen.push_back(pr); };
+    const auto r = job.run(opt);
+    ASSERT_EQ(static_cast<double>(r.counts.nodes), total);
+    ASSERT_GE(seen.size(), 2u) << "no report before the end";
+    for (std::size_t k = 0; k < seen.size(); ++k) {
+      const JobProgress& s = seen[k];
+      EXPECT_GE(s.fraction, 0.0);
+      EXPECT_LE(s.fraction, 1.0);
+      if (k) {
+        EXPECT_GE(s.fraction, seen[k - 1].fraction) << "report " << k;
+      }
+      // One thread: the settled nodes are all the nodes searched, and the estimate is exact up
+      // to the partly searched frontier subtree and the shallow nodes (about 0.03% here).
+      if (threads == 1 && k + 1 < seen.size()) {
+        EXPECT_NEAR(s.fraction, static_cast<double>(s.counts.nodes) / total, 0.002)
+            << "report " << k;
+      }
+    }
+    EXPECT_EQ(seen.back().fraction, 1.0);
+    EXPECT_EQ(seen.back().eta, 0.0);
+  }
+}
+
+// Stopped and resumed: the saved state carries the estimate, so the first report of the
+// resumed run goes on where the stopped run left off (no jump), also with more threads.
+TEST(Estimate, ResumeGoesOnWithoutAJump) {
+  const Problem& p = pent_sym();
+  for (unsigned threads : {1u, 2u}) {
+    std::atomic<bool> stop{false};
+    std::vector<JobProgress> before, after;
+    JobOptions opt;
+    opt.threads = 1;
+    opt.stop = &stop;
+    opt.progress_seconds = 0.01;
+    opt.on_progress = [&](const JobProgress& pr) {
+      before.push_back(pr);
+      if (before.size() == 3) stop = true;
+    };
+    const auto r1 = SearchJob(p).run(opt);
+    if (r1.complete) GTEST_SKIP() << "the run ended before it could be stopped";
+    const cubex::JobState& st = r1.state;
+    ASSERT_GE(st.nodes_left, 0);
+    ASSERT_GT(st.estimate_samples, 0u);
+    const double saved = static_cast<double>(st.counts.nodes) + st.nodes_left;
+    std::atomic<bool> stop2{false};
+    JobOptions again;
+    again.threads = threads;
+    again.resume = &st;
+    again.stop = &stop2;
+    again.progress_seconds = 0.01;
+    again.on_progress = [&](const JobProgress& pr) {
+      after.push_back(pr);
+      if (after.size() == 2) stop2 = true;
+    };
+    SearchJob(p).run(again);
+    ASSERT_GE(after.size(), 1u);
+    // The first report: the saved estimate less what this run searched before it.
+    const JobProgress& first = after.front();
+    EXPECT_NEAR(first.fraction, static_cast<double>(first.counts.nodes) / saved, 1e-9);
+    EXPECT_GE(first.fraction, static_cast<double>(st.counts.nodes) / saved);
+    EXPECT_GE(first.elapsed, st.seconds);
+    EXPECT_GE(first.eta, 0);
+    for (std::size_t k = 1; k < after.size(); ++k) {
+      EXPECT_GE(after[k].fraction, after[k - 1].fraction);
+    }
+  }
+}
+
+// The estimate is saved in checkpoints; a checkpoint of version 2 written before it existed
+// (no "nodes_left" and "samples") still resumes, with the estimate not known.
+TEST(Estimate, CheckpointsCarryItAndOldOnesStillRead) {
+  cubex::JobState st;
+  st.tree.fingerprint = "0123456789abcdef";
+  st.tree.order = "sorted";
+  st.tree.rule = "mrv-first/1";
+  st.counts.nodes = 1000;
+  st.pending.push_back(TreeSpan{{3, 1}, {}, true, 0.25});
+  st.nodes_left = 4321.5;
+  st.estimate_samples = 77;
+  const cubex::CheckpointRun run{"x.dlx", "none", "links", 1};
+  const nlohmann::json j = cubex::checkpoint_json(st, run);
+  const cubex::JobState back = cubex::checkpoint_from_json(j, "x.json");
+  EXPECT_EQ(back.nodes_left, 4321.5);
+  EXPECT_EQ(back.estimate_samples, 77u);
+
+  cubex::JobState old = st;
+  old.nodes_left = -1;  // written as an older cubex did: without the keys
+  const nlohmann::json jo = cubex::checkpoint_json(old, run);
+  ASSERT_FALSE(jo["progress"].contains("nodes_left"));
+  const cubex::JobState oback = cubex::checkpoint_from_json(jo, "old.json");
+  EXPECT_EQ(oback.nodes_left, -1);
+  EXPECT_EQ(oback.estimate_samples, 0u);
+  EXPECT_EQ(oback.counts.nodes, 1000u);
+}
