@@ -277,3 +277,38 @@ TEST(HappyCubeCli, SparePlatesAndReasonsForNoSolution) {
   EXPECT_EQ(j["stats"]["nodes"], 0);
   fs::remove_all(temp_dir());
 }
+
+// Counting alone goes by memo and says so (on the terminal and in --json); --backend searches
+// instead, with the same counts (a box of two cubes from two Rubens sets, 18 symmetric classes).
+TEST(HappyCubeCli, CountsByMemoUnlessABackendIsNamed) {
+  const std::string box =
+      std::string(CUBEX_SOURCE_DIR) + "/puzzles/happycube/rubens_box_2x1x1.json";
+  const CliResult memo = cubex_run("solve '" + box + "'");
+  EXPECT_EQ(memo.status, 0) << memo.out;
+  EXPECT_NE(memo.out.find("(counted by memo: "), std::string::npos) << memo.out;
+  const CliResult search = cubex_run("solve '" + box + "' --backend links --threads 1");
+  EXPECT_EQ(search.status, 0) << search.out;
+  EXPECT_EQ(search.out.find("counted by memo"), std::string::npos) << search.out;
+  auto counts = [](const std::string& out) {
+    const auto a = out.find("solutions: "), b = out.find("\nnodes: ");
+    return a == std::string::npos || b == std::string::npos ? out : out.substr(a, b - a);
+  };
+  EXPECT_EQ(counts(memo.out), counts(search.out));
+  EXPECT_NE(counts(memo.out).find("18 of them symmetric"), std::string::npos) << memo.out;
+  // Solutions listed: the search.
+  const CliResult first = cubex_run("solve '" + box + "' --first");
+  EXPECT_EQ(first.out.find("counted by memo"), std::string::npos) << first.out;
+  // Counts in JSON: by memo, named as the backend, with the search's tree identity.
+  const std::string out = (temp_dir() / "memo.json").string();
+  const std::string out_links = (temp_dir() / "links.json").string();
+  EXPECT_EQ(cubex_run("solve '" + box + "' --json " + out).status, 0);
+  EXPECT_EQ(cubex_run("solve '" + box + "' --backend links --json " + out_links).status, 0);
+  const nlohmann::json j = nlohmann::json::parse(cubex::read_file(out));
+  const nlohmann::json k = nlohmann::json::parse(cubex::read_file(out_links));
+  EXPECT_EQ(j["search"]["backend"], "memo");
+  EXPECT_EQ(k["search"]["backend"], "links");
+  EXPECT_EQ(j["counts"], k["counts"]);
+  EXPECT_EQ(j["search"]["tree"], k["search"]["tree"]);
+  EXPECT_GT(j["search"]["states"].get<std::uint64_t>(), 0u);
+  fs::remove_all(temp_dir());
+}

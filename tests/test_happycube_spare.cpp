@@ -199,6 +199,32 @@ TEST_P(HappyCubeSpare, UniqueCountsInEverySymmetryMode) {
   }
 }
 
+// Counting by memo (count_classes_by_memo, with the faces' order, as `cubex solve` counts): the
+// total, unique and symmetric counts of the brute force's orbits, in every symmetry mode, and
+// the total of the hole-item model too.
+TEST_P(HappyCubeSpare, MemoCountsEqualTheBruteForceOrbits) {
+  const Case& c = GetParam();
+  const Spec spec = two_cuts(c.structure, c.seed, c.drop);
+  auto pz = hc::make_puzzle(spec);
+  const std::vector<cubex::ItemId> order = pz->memo_order();
+  ASSERT_EQ(order.size(), hc::model_of(*pz)->faces.size());
+  cubex::MemoLimits lim;
+  lim.order = order;
+  for (auto mode :
+       {cubex::SymmetryMode::kNone, cubex::SymmetryMode::kRotations, cubex::SymmetryMode::kAuto}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    const Orbits want = orbits(spec, mode);
+    const cubex::SymmetricSolver sym(pz->problem(), pz->symmetry_group(mode).group);
+    const cubex::MemoClasses got = cubex::count_classes_by_memo(sym, lim);
+    ASSERT_TRUE(got.complete) << got.why;
+    EXPECT_EQ(got.stats.total, want.total);
+    EXPECT_EQ(got.stats.unique, want.unique);
+    EXPECT_EQ(got.stats.symmetric, want.symmetric);
+  }
+  const hc::Model holes = hc::compile(spec, true);
+  EXPECT_EQ(cubex::memo_count(holes.problem).count, orbits(spec, cubex::SymmetryMode::kNone).total);
+}
+
 INSTANTIATE_TEST_SUITE_P(Structures, HappyCubeSpare,
                          testing::Values(Case{"CubeTwelvePlates", kCube, 1, 0},
                                          Case{"CubeNinePlates", kCube, 2, 3},
@@ -222,11 +248,18 @@ TEST(HappyCubeSpareSymmetric, HalfTurnCutWithSparePlates) {
     auto pz = hc::make_puzzle(spec);
     for (auto mode : {cubex::SymmetryMode::kRotations, cubex::SymmetryMode::kAuto}) {
       const Orbits want = orbits(spec, mode);
-      const cubex::SymmetryStats got =
-          cubex::SymmetricSolver(pz->problem(), pz->symmetry_group(mode).group).count();
+      cubex::SymmetricSolver sym(pz->problem(), pz->symmetry_group(mode).group);
+      const cubex::SymmetryStats got = sym.count();
       EXPECT_EQ(got.total, want.total);
       EXPECT_EQ(got.unique, want.unique);
       EXPECT_EQ(got.symmetric, want.symmetric);
+      const std::vector<cubex::ItemId> order = pz->memo_order();
+      cubex::MemoLimits lim;
+      lim.order = order;
+      const cubex::MemoClasses memo = cubex::count_classes_by_memo(sym, lim);
+      EXPECT_EQ(memo.stats.total, want.total);
+      EXPECT_EQ(memo.stats.unique, want.unique);
+      EXPECT_EQ(memo.stats.symmetric, want.symmetric);
     }
   }
 }
@@ -382,4 +415,33 @@ TEST(HappyCubeSpareSamples, ShippedStructures) {
   EXPECT_EQ(ell.faces.size(), 14u);
   EXPECT_EQ(ell.plates, 18u);
   EXPECT_EQ(ell.infeasible, "");
+}
+
+// The plates of the shipped L from three sets on a single cube (18 plates, 6 faces): counting by
+// memo gives the counts of the symmetric search, in every symmetry mode (48 elements, and
+// symmetric classes among them).
+TEST(HappyCubeMemo, ThreeSetsOnACubeAgreeWithTheSearch) {
+  const std::string dir = std::string(CUBEX_SOURCE_DIR) + "/puzzles/happycube/";
+  Spec spec = hc::parse_json(nlohmann::json::parse(cubex::read_file(dir + "l3_three_sets.json")),
+                             "l3_three_sets.json");
+  spec.structure = kCube;
+  auto pz = hc::make_puzzle(spec);
+  const std::vector<cubex::ItemId> order = pz->memo_order();
+  cubex::MemoLimits lim;
+  lim.order = order;
+  std::uint64_t symmetric = 0;
+  for (auto mode :
+       {cubex::SymmetryMode::kNone, cubex::SymmetryMode::kRotations, cubex::SymmetryMode::kAuto}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    cubex::SymmetricSolver sym(pz->problem(), pz->symmetry_group(mode).group);
+    const cubex::SymmetryStats want = sym.count();
+    const cubex::MemoClasses got = cubex::count_classes_by_memo(sym, lim);
+    ASSERT_TRUE(got.complete) << got.why;
+    EXPECT_EQ(got.stats.total, want.total);
+    EXPECT_EQ(got.stats.unique, want.unique);
+    EXPECT_EQ(got.stats.symmetric, want.symmetric);
+    EXPECT_GT(want.total, 1000u);
+    symmetric += want.symmetric;
+  }
+  EXPECT_GT(symmetric, 0u);
 }

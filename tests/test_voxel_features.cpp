@@ -406,3 +406,48 @@ TEST(VoxelFeatures, CliReportsTheReasonWithExitZero) {
       << c.output;
   EXPECT_NE(c.output.find("solutions: 6,720"), std::string::npos) << c.output;
 }
+
+// Solutions that name pieces one by one (written with every piece distinct, or before congruent
+// pieces were merged) still verify against the merged puzzle: a merged piece is checked with its
+// own cells and counted as copies of the piece it joined. A piece placed twice under two names,
+// an unknown name and a copy out of range are still refused.
+TEST(VoxelFeatures, SolutionsNamingMergedPiecesStillVerify) {
+  const auto m = vx::model_from_json(
+      nlohmann::json::parse(cubex::test::slurp(vxtest::shipped("congruent-box.json"))),
+      "congruent-box.json");
+  const auto merged = vx::make_puzzle(m, "congruent-box.json");
+  vx::Model apart = m;
+  for (vx::Piece& q : apart.pieces) q.distinct = true;
+  const auto distinct = vx::make_puzzle(apart, "x.json");
+  cubex::Solver solver(distinct->problem());
+  int checked = 0;
+  solver.solve([&](std::span<const cubex::OptionId> s) {
+    const nlohmann::json j = distinct->solution_json(s);
+    EXPECT_EQ(merged->verify_solution(j), "") << j.dump();
+    return ++checked < 200;
+  });
+  EXPECT_EQ(checked, 200);
+
+  const auto first = solver.first();
+  ASSERT_TRUE(first.has_value());
+  const nlohmann::json good = distinct->solution_json(*first);
+  ASSERT_TRUE(good.contains("placements"));
+  std::size_t b = 0, c = 0;  // the placements of dominoes b and c
+  for (std::size_t k = 0; k < good["placements"].size(); ++k) {
+    if (good["placements"][k]["piece"] == "b") b = k;
+    if (good["placements"][k]["piece"] == "c") c = k;
+  }
+  nlohmann::json twice = good;  // b's placement also claimed as copy 0 of a, beside a itself
+  twice["placements"][b]["piece"] = "a";
+  EXPECT_NE(merged->verify_solution(twice).find("is placed twice"), std::string::npos)
+      << merged->verify_solution(twice);
+  nlohmann::json unknown = good;
+  unknown["placements"][c]["piece"] = "z";
+  EXPECT_NE(merged->verify_solution(unknown).find("expected a piece of the puzzle, found 'z'"),
+            std::string::npos);
+  nlohmann::json copy = good;
+  copy["placements"][c]["copy"] = 1;
+  EXPECT_NE(merged->verify_solution(copy).find("expected a copy of 'c' between 0 and 0"),
+            std::string::npos)
+      << merged->verify_solution(copy);
+}

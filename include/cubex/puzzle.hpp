@@ -68,6 +68,12 @@ class Puzzle {
   virtual std::optional<render::Scene> scene(const nlohmann::json& /*solution*/) const {
     return std::nullopt;
   }
+  // Items to branch on first when the solutions are counted by memo, without listing them
+  // (cubex/core/memo.hpp, count_classes_by_memo in symmetry.hpp). Empty (the default): the
+  // puzzle is counted by search. A kind whose partial solutions often leave the same state says
+  // which items keep the states few (the Happy Cube front end: its faces, neighbour after
+  // neighbour).
+  virtual std::vector<ItemId> memo_order() const { return {}; }
   // One line naming option o for people (a comment in `cubex compile --dlx` output), e.g.
   // "piece L rotation 5 offset [0,1,0]". By default "option o" (0-based).
   virtual std::string option_label(OptionId o) const { return "option " + std::to_string(o); }

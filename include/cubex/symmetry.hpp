@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cubex/core/job.hpp"
+#include "cubex/core/memo.hpp"
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/geometry.hpp"
@@ -91,6 +92,8 @@ class SymmetricSolver final : public SolutionJudge {
   // The image of option o under group element g.
   OptionId image(std::size_t g, OptionId o) const { return option_perm_[g][o]; }
   std::size_t group_order() const { return group_.order(); }
+  const ItemGroup& group() const { return group_; }
+  const Problem& problem() const { return problem_; }
   // Elements that move no item.
   std::size_t kernel() const { return kernel_; }
   bool anchored() const { return anchored_; }
@@ -124,6 +127,27 @@ class SymmetricSolver final : public SolutionJudge {
   std::vector<std::vector<std::uint32_t>> stab_;  // stabiliser of each anchor representative
   std::vector<std::uint32_t> whole_group_;
 };
+
+// Counting classes without visiting them (count_classes_by_memo).
+struct MemoClasses {
+  bool complete = false;  // false: `why` says why (the caller searches instead)
+  std::string why;
+  SymmetryStats stats;       // search.nodes: sub-problems counted; search.solutions: symmetric
+                             // solutions listed
+  std::uint64_t states = 0;  // sub-problems counted, over all group elements
+  std::size_t bytes = 0;     // the largest table
+  std::uint64_t fixed = 0;   // solutions fixed by an element that moves items
+};
+
+// The counts of sym.solve() without its search: the total by memo_count() (core/memo.hpp), the
+// classes by Burnside's lemma (their number is the average over the group of the solutions each
+// element fixes, each counted as a memo_count() of the quotient), and the symmetric classes by
+// listing the solutions fixed by elements that move items (memo_solve_fixed) and sorting them
+// into classes. Incomplete when memo_applies() is not empty, a table outgrows
+// `limits.max_bytes`, the stop flag is set, or more than `max_fixed` solutions are fixed by
+// elements that move items.
+MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& limits = {},
+                                  std::uint64_t max_fixed = 1'000'000);
 
 // Every solution in the class of `solution` (options of the problem `sym` was built on): each
 // once, options sorted, with the first group element that maps `solution` onto it (element 0,

@@ -2,6 +2,7 @@
 //                  [--threads N]
 //                  [--symmetry none|rotations|auto] [--checkpoint FILE] [--resume FILE]
 //                  [--shard K/N] [--max-nodes N]
+#include <atomic>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/formats.hpp"
+#include "cubex/io/checkpoint.hpp"
 #include "cubex/io/solve_output.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
@@ -28,6 +30,52 @@ namespace {
 // A front end's remark as printed: "note: ..." unless it says what it is ("warning: ...").
 std::string note_line(const std::string& n) {
   return n.rfind("warning:", 0) == 0 || n.rfind("note:", 0) == 0 ? n : "note: " + n;
+}
+
+// Counting by memo (symmetry.hpp, count_classes_by_memo) where the puzzle asks for it and only
+// counts are wanted; nullopt when it does not apply or gives up (the search then counts), a
+// stopped outcome when the stop flag ended it.
+std::optional<SearchOutcome> count_by_memo(const Puzzle& puzzle, const SymmetricSolver* sym,
+                                           const std::atomic<bool>* stop, MemoClasses& mc) {
+  const std::vector<ItemId> order = puzzle.memo_order();
+  if (order.empty() || !memo_applies(puzzle.problem()).empty()) return std::nullopt;
+  std::optional<SymmetricSolver> trivial;
+  if (!sym) sym = &trivial.emplace(puzzle.problem(), trivial_group(puzzle.problem().num_items()));
+  MemoLimits ml;
+  ml.stop = stop;
+  ml.order = order;
+  mc = count_classes_by_memo(*sym, ml);
+  const bool stopped = !mc.complete && stop && stop->load();
+  if (!mc.complete && !stopped) return std::nullopt;
+  SearchOutcome out;
+  JobResult& job = out.job;
+  job.counts.unique = mc.stats.unique;
+  job.counts.total = mc.stats.total;
+  job.counts.symmetric = mc.stats.symmetric;
+  job.counts.nodes = mc.states;
+  job.complete = mc.complete;
+  job.stopped = stopped;
+  job.threads = 1;
+  job.seconds = mc.stats.search.seconds;
+  // The "search" object of --json, as a search of the same tree would write it, with backend
+  // "memo" and the memo's states and table.
+  const bool by_orbit = sym->group_order() > 1;
+  const SearchJob tree(by_orbit ? sym->restricted() : puzzle.problem(), by_orbit ? sym : nullptr);
+  const TreeIdentity id = tree.identity();
+  out.json = {{"backend", "memo"},
+              {"threads", 1},
+              {"fingerprint", id.fingerprint},
+              {"tree", tree_identity_json(id)},
+              {"cut", id.cut},
+              {"shard", "0/1"},
+              {"complete", mc.complete},
+              {"resumed", false},
+              {"spans", 0},
+              {"splits", 0},
+              {"pending", 0},
+              {"states", mc.states},
+              {"table_bytes", mc.bytes}};
+  return out;
 }
 }  // namespace
 
@@ -218,8 +266,17 @@ int cmd_solve(const std::vector<std::string>& args) {
   };
   ClassVisitor visitor(show);
   g_activity = "searching";
-  const SearchOutcome run = run_search(pb, file, keep ? &visitor : nullptr, limits, search,
-                                       sym ? &*sym : nullptr, symmetry);
+  // Counts alone of a puzzle that asks for it: by memo, unless a search option is given.
+  std::optional<SearchOutcome> memo;
+  MemoClasses memo_stats;
+  if (!keep && limits.max_solutions == 0 && vm.count("backend") == 0 && search.checkpoint.empty() &&
+      search.resume.empty() && search.shard.empty() && !search.mpi) {
+    memo = count_by_memo(*puzzle, sym ? &*sym : nullptr, &g_stop, memo_stats);
+  }
+  const bool by_memo = memo.has_value();
+  const SearchOutcome run = by_memo ? std::move(*memo)
+                                    : run_search(pb, file, keep ? &visitor : nullptr, limits,
+                                                 search, sym ? &*sym : nullptr, symmetry);
   if (!root) return kExitOk;  // rank 0 has the counts of all
   const JobResult& st = run.job;
   const JobCounts& sy = run.job.counts;
@@ -275,6 +332,12 @@ int cmd_solve(const std::vector<std::string>& args) {
                 st.seconds > 0 ? sy.nodes / st.seconds / 1e6 : 0.0);
   text << "nodes: " << with_commas(sy.nodes) << ", updates: " << with_commas(sy.updates) << ", "
        << rate << "\n";
+  if (by_memo) {
+    text << "  (counted by memo: " << with_commas(memo_stats.states)
+         << " sub-problems, each counted once, in a table of "
+         << with_commas(memo_stats.bytes >> 20)
+         << " MiB; --backend links or bitset searches instead)\n";
+  }
 
   if (!streams.empty()) {
     g_activity = "writing the JSON output";

@@ -2,6 +2,7 @@
 #include "cubex/happycube/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -371,6 +372,63 @@ std::string infeasibility(const Model& m) {
   return "the bumps of the plates cannot fill the edges and corners: " + needs + ", and no " +
          std::to_string(faces) + " of the " + std::to_string(m.plates) + " plates have together " +
          counts(want_e, want_c);
+}
+
+std::vector<ItemId> memo_order(const Model& m) {
+  const std::size_t nf = m.faces.size();
+  const int n = m.size;
+  std::map<Vec3, std::vector<std::size_t>> through;  // border point -> faces
+  std::vector<std::vector<Vec3>> border(nf);
+  for (std::size_t f = 0; f < nf; ++f) {
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c)
+        if (r == 0 || c == 0 || r == n - 1 || c == n - 1) {
+          border[f].push_back(m.faces[f].point(r, c, n));
+          through[border[f].back()].push_back(f);
+        }
+  }
+  // The open points of a set of faces: border points through a face taken and one not taken.
+  std::vector<bool> taken(nf, false);
+  auto open_points = [&]() {
+    std::size_t k = 0;
+    for (const auto& [p, fs] : through) {
+      bool in = false, out = false;
+      for (std::size_t f : fs) (taken[f] ? in : out) = true;
+      k += in && out;
+    }
+    return k;
+  };
+  // From each first face, greedily the face that leaves the fewest open points; of these orders
+  // the one with the smallest sum of 2^(open points) over its steps (a bound on the states).
+  std::vector<ItemId> best_order;
+  double best_cost = 0;
+  for (std::size_t first = 0; first < nf; ++first) {
+    std::fill(taken.begin(), taken.end(), false);
+    taken[first] = true;
+    std::vector<ItemId> order{m.face_items[first]};
+    double cost = 0;
+    for (std::size_t k = 1; k < nf; ++k) {
+      std::size_t best = nf, best_open = 0;
+      for (std::size_t f = 0; f < nf; ++f) {
+        if (taken[f]) continue;
+        taken[f] = true;
+        const std::size_t open = open_points();
+        taken[f] = false;
+        if (best == nf || open < best_open) {
+          best = f;
+          best_open = open;
+        }
+      }
+      taken[best] = true;
+      order.push_back(m.face_items[best]);
+      cost += std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(best_open, 1000)));
+    }
+    if (best_order.empty() || cost < best_cost) {
+      best_order = order;
+      best_cost = cost;
+    }
+  }
+  return best_order;
 }
 
 }  // namespace cubex::happycube

@@ -95,6 +95,7 @@ class HappyCubePuzzle final : public Puzzle {
   }
 
   std::string infeasible() const override { return model_.infeasible; }
+  std::vector<ItemId> memo_order() const override { return happycube::memo_order(model_); }
 
   std::vector<std::string> notes() const override {
     if (!model_.spare()) return {};

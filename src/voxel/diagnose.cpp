@@ -50,6 +50,7 @@ std::vector<std::string> merge_congruent(Model& model) {
     for (std::size_t q = p + 1; q < model.pieces.size(); ++q) {
       if (gone[q] || model.pieces[q].distinct || shapes[q] != shapes[p]) continue;
       const Piece& other = model.pieces[q];
+      model.merged.push_back({other, keep.name, keep.count});
       const int fewest = keep.fewest() + other.fewest();
       keep.count += other.count;
       keep.min_count = fewest == keep.count ? -1 : fewest;

@@ -153,7 +153,10 @@ void canonicalize(Model& model) {
 }
 
 std::uint64_t allowed_symmetries(const Model& model, std::size_t p) {
-  const Piece& piece = model.pieces[p];
+  return allowed_symmetries(model, model.pieces[p]);
+}
+
+std::uint64_t allowed_symmetries(const Model& model, const Piece& piece) {
   const std::uint64_t rotations = (std::uint64_t{1} << 24) - 1;
   if (piece.turn_over.value_or(model.turn_over))
     return model.mirror ? (std::uint64_t{1} << 48) - 1 : rotations;

@@ -35,15 +35,22 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
     const ClaimedPlacement& cl = placements[i];
     const std::string where = "placements[" + std::to_string(i) + "]";
     auto found = by_name.find(cl.piece);
+    // A piece merged into a congruent one (a solution written before merging, or with the
+    // pieces kept distinct): checked with its own cells, counted as copies of the one it joined.
+    const Model::Merged* alias = nullptr;
+    for (const Model::Merged& m : model.merged)
+      if (found == by_name.end() && m.piece.name == cl.piece) alias = &m;
+    if (found == by_name.end() && alias) found = by_name.find(alias->into);
     if (found == by_name.end())
       return where + ": expected a piece of the puzzle, found '" + cl.piece + "'";
     const std::size_t p = found->second;
-    const Piece& piece = model.pieces[p];
+    const Piece& piece = alias ? alias->piece : model.pieces[p];
     if (cl.copy < 0 || cl.copy >= piece.count) {
       return where + ": expected a copy of '" + piece.name + "' between 0 and " +
              std::to_string(piece.count - 1) + ", found " + std::to_string(cl.copy);
     }
-    int& slot = copy_at[p][std::size_t(cl.copy)];
+    const int copy = cl.copy + (alias ? alias->first_copy : 0);
+    int& slot = copy_at[p][std::size_t(copy)];
     if (slot >= 0) {
       return where + ": '" + piece.name + "' copy " + std::to_string(cl.copy) +
              " is placed twice (also placements[" + std::to_string(slot) + "])";
@@ -54,7 +61,7 @@ std::string verify(const Model& model, std::span<const ClaimedPlacement> placeme
     if (cl.mirrored && !model.mirror)
       return where + ": mirrored, but the puzzle does not allow mirror images";
     const Mat3 m = cl.mirrored ? cl.rotation * mirror_x() : cl.rotation;
-    const std::uint64_t allowed = allowed_symmetries(model, p);
+    const std::uint64_t allowed = allowed_symmetries(model, piece);
     bool may = false;
     for (std::size_t k = 0; k < 48; ++k)
       may = may || (cube_symmetries()[k] == m && (allowed >> k & 1));

@@ -97,6 +97,7 @@ CASES = [
     ("voxel/wooden-cube-6.txt", ["--first", "--symmetry", "none"]),
     ("happycube/HC_BQ_01.hcq", ["--all"]),
     ("happycube/rubens_box_2x1x1.json", ["--first"]),
+    ("happycube/rubens_box_2x1x1.json", ["--count"]),  # counted by memo
     ("dlx/l9.dlx", ["--all", "--limit", "5", "--threads", "1"]),
     ("dlx/knuth-example.dlx", ["--all"]),
 ]

@@ -62,6 +62,15 @@ struct Model {
   std::vector<std::pair<int, int>> colour_pairs;
   // The most optional cells that may stay empty (BurrTools maxHoles); -1: no limit.
   int max_holes = -1;
+  // Pieces merge_congruent() merged into a congruent one, as they were read, each with the name
+  // of the piece it joined and the first of the copies it became there (its copy k is that
+  // piece's copy first_copy + k): verify() still takes solutions that name them.
+  struct Merged {
+    Piece piece;
+    std::string into;
+    int first_copy = 0;
+  };
+  std::vector<Merged> merged;
 
   bool colour_allowed(int piece_colour, int cell_colour) const;
   bool has_piece_colours() const;
@@ -99,10 +108,13 @@ void canonicalize(Model& model);
 // rotations that take the piece's normal (+z if it is one cell thick in z, else +y, else +x) to
 // the container's (chosen the same way).
 std::uint64_t allowed_symmetries(const Model& model, std::size_t p);
+// The same for a piece given by itself (one of Model::merged).
+std::uint64_t allowed_symmetries(const Model& model, const Piece& piece);
 
 // Merges pieces that are congruent under their allowed motions (the same set of orientations)
 // and not marked `distinct` into the first of them, adding up counts and minimum counts. Returns
-// one note per merged group: "pieces A and B are congruent: counted as identical".
+// one note per merged group: "pieces A and B are congruent: counted as identical". The pieces
+// merged away are kept in `model.merged`.
 std::vector<std::string> merge_congruent(Model& model);
 
 // Why a canonical model can have no solution, found before any search: the cells do not add up

@@ -1,0 +1,69 @@
+// cubex/core/memo.hpp - counting exact covers by remembering sub-problems, without visiting each
+// solution.
+//
+// Once some options are chosen, what is left to count depends only on which items they cover
+// (and how often, for items with a multiplicity), not on which options covered them. The counter
+// below searches as Algorithm X does (branch on the primary item with the fewest live options)
+// and remembers the count of every such state in a hash table: a state met again is not searched
+// again. Where many partial solutions leave the same state (a Happy Cube shell: plates on distant
+// faces do not interact), this counts billions of solutions in the time of a few million states.
+// Where they rarely do (most voxel puzzles) it only costs memory; the table has a byte budget.
+//
+// It also counts the solutions that an item permutation g fixes (g must map options onto
+// options): those are unions of whole orbits of options under g, and correspond one to one to
+// the exact covers of a smaller problem whose items and options are the orbits (the quotient).
+// Burnside's lemma turns such counts into the number of classes up to a group (symmetry.hpp).
+//
+// Applies to problems without colours in which every option covers at least one primary item
+// of range 1..1 (exact cover, and Algorithm M's multiplicities on items every option also
+// shares with such an item, as the piece items of puzzles are). Otherwise memo_applies() says
+// why not.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "cubex/core/problem.hpp"
+#include "cubex/core/solver.hpp"
+
+namespace cubex {
+
+struct MemoLimits {
+  std::size_t max_bytes = std::size_t{1} << 30;  // the hash table's budget (1 GiB)
+  const std::atomic<bool>* stop = nullptr;       // set from outside to stop
+  // Items of range 1..1 to branch on first, in this order (the first one not yet covered), when
+  // no item is down to one live option; then the item with the fewest. A front end that knows
+  // which items keep the states few (a Happy Cube's faces, neighbour after neighbour) says so.
+  std::span<const ItemId> order;
+};
+
+struct MemoCount {
+  bool complete = false;     // false: see `why`
+  std::string why;           // why it stopped: the byte budget, the stop flag, 2^64 overflow
+  std::uint64_t count = 0;   // solutions (when complete)
+  std::uint64_t states = 0;  // sub-problems counted and remembered (the search nodes)
+  std::uint64_t hits = 0;    // sub-problems met again and answered from the table
+  std::size_t bytes = 0;     // the table's size at the end
+  double seconds = 0;
+};
+
+// An empty string when the counter applies to `problem`, otherwise why not.
+std::string memo_applies(const Problem& problem);
+
+// The number of solutions of `problem` fixed by the item permutation `perm` (perm[i] is the image
+// of item i; an empty span is the identity: all solutions). Throws ProblemError when memo_applies()
+// is not empty, `perm` is not a permutation of the items that keeps their ranges and maps every
+// option onto an option, or two options cover the same items.
+MemoCount memo_count(const Problem& problem, std::span<const ItemId> perm = {},
+                     const MemoLimits& limits = {});
+
+// Visits the solutions of `problem` fixed by `perm` (options sorted), without memo: for
+// permutations that fix few solutions. Stops after `max_solutions` (0: no limit) or when the
+// visitor returns false. Throws as memo_count().
+SolveStats memo_solve_fixed(const Problem& problem, std::span<const ItemId> perm,
+                            SolutionVisitor visit, std::uint64_t max_solutions = 0,
+                            std::span<const ItemId> order = {});
+
+}  // namespace cubex

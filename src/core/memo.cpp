@@ -1,0 +1,272 @@
+// Counting exact covers with a table of sub-problems (cubex/core/memo.hpp).
+#include "cubex/core/memo.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <vector>
+
+namespace cubex {
+
+namespace {
+
+using Word = std::uint64_t;
+
+std::size_t words_for(std::size_t bits) {
+  return (bits + 63) / 64;
+}
+
+// The problem the search runs on: the quotient of a Problem by an item permutation (the
+// Problem itself for the identity). Items are "bits" (covered at most once: the primary items of
+// range 1..1, which must be covered, first, then the secondary ones) and "counters" (primary
+// items with another range, covered by an option `weight` times).
+struct Quotient {
+  std::uint32_t exact = 0;  // bits [0, exact) must be covered
+  std::uint32_t bits = 0;
+  std::vector<std::uint32_t> lo, hi;                    // per counter
+  std::vector<std::vector<std::uint32_t>> option_bits;  // per quotient option
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> option_counters;  // (c, w)
+  std::vector<std::vector<OptionId>> members;  // the options of the Problem it stands for
+  std::vector<std::uint32_t> order;            // bits to branch on first, in this order
+};
+
+std::string applies(const Problem& pb) {
+  if (pb.has_colours()) return "the problem has colours";
+  for (OptionId o = 0; o < pb.num_options(); ++o) {
+    bool exact = false;
+    for (ItemId i : pb.option(o)) {
+      const Item& it = pb.item(i);
+      exact = exact || (it.primary && it.lo == 1 && it.hi == 1);
+    }
+    if (!exact) {
+      return "option " + std::to_string(o) + " covers no primary item of range 1..1";
+    }
+  }
+  return {};
+}
+
+Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
+                       std::span<const ItemId> order) {
+  if (std::string why = applies(pb); !why.empty()) throw ProblemError("memo count: " + why);
+  const std::size_t n = pb.num_items();
+  std::vector<ItemId> perm(perm_in.begin(), perm_in.end());
+  if (perm.empty()) {
+    perm.resize(n);
+    for (ItemId i = 0; i < n; ++i) perm[i] = i;
+  }
+  if (perm.size() != n) throw ProblemError("memo count: the permutation has the wrong size");
+  {
+    std::vector<bool> hit(n, false);
+    for (ItemId i = 0; i < n; ++i) {
+      if (perm[i] >= n || hit[perm[i]]) {
+        throw ProblemError("memo count: not a permutation of the items");
+      }
+      hit[perm[i]] = true;
+    }
+  }
+  auto same_kind = [&](ItemId a, ItemId b) {
+    const Item& x = pb.item(a);
+    const Item& y = pb.item(b);
+    return x.primary == y.primary && x.lo == y.lo && x.hi == y.hi;
+  };
+  // Item orbits (cycles of perm), numbered within their kind.
+  enum Kind : std::uint8_t { kExact, kSecondary, kCounter };
+  std::vector<std::uint32_t> orbit(n, UINT32_MAX), orbit_size;
+  std::vector<Kind> orbit_kind;
+  std::vector<ItemId> orbit_rep;
+  for (ItemId i = 0; i < n; ++i) {
+    if (orbit[i] != UINT32_MAX) continue;
+    const auto id = static_cast<std::uint32_t>(orbit_size.size());
+    std::uint32_t size = 0;
+    for (ItemId j = i; orbit[j] == UINT32_MAX; j = perm[j]) {
+      if (!same_kind(i, j)) {
+        throw ProblemError("memo count: the permutation maps item '" + pb.item(i).name +
+                           "' onto '" + pb.item(j).name + "' of another range");
+      }
+      orbit[j] = id;
+      ++size;
+    }
+    const Item& it = pb.item(i);
+    orbit_size.push_back(size);
+    orbit_rep.push_back(i);
+    orbit_kind.push_back(!it.primary ? kSecondary : it.lo == 1 && it.hi == 1 ? kExact : kCounter);
+  }
+  Quotient q;
+  std::vector<std::uint32_t> index(orbit_size.size());
+  for (Kind k : {kExact, kSecondary}) {
+    for (std::size_t r = 0; r < orbit_size.size(); ++r) {
+      if (orbit_kind[r] == k) index[r] = q.bits++;
+    }
+    if (k == kExact) q.exact = q.bits;
+  }
+  for (std::size_t r = 0; r < orbit_size.size(); ++r) {
+    if (orbit_kind[r] != kCounter) continue;
+    index[r] = static_cast<std::uint32_t>(q.lo.size());
+    q.lo.push_back(pb.item(orbit_rep[r]).lo);
+    q.hi.push_back(pb.item(orbit_rep[r]).hi);
+  }
+
+  {
+    std::vector<bool> listed(q.exact, false);
+    for (ItemId i : order) {
+      if (i >= n) throw ProblemError("memo count: an item of the order is out of range");
+      const std::uint32_t r = orbit[i];
+      if (orbit_kind[r] != kExact || listed[index[r]]) continue;
+      listed[index[r]] = true;
+      q.order.push_back(index[r]);
+    }
+  }
+  // Options by their sorted items, to map an option's image back to an option.
+  std::map<std::vector<ItemId>, OptionId> by_items;
+  std::vector<ItemId> key;
+  for (OptionId o = 0; o < pb.num_options(); ++o) {
+    const auto items = pb.option(o);
+    key.assign(items.begin(), items.end());
+    std::sort(key.begin(), key.end());
+    if (!by_items.emplace(key, o).second) {
+      throw ProblemError("memo count: options " + std::to_string(by_items[key]) + " and " +
+                         std::to_string(o) + " cover the same items");
+    }
+  }
+  std::vector<bool> done(pb.num_options(), false);
+  std::vector<std::uint32_t> stamp(n, 0), times(orbit_size.size(), 0);
+  std::uint32_t mark = 0;
+  std::vector<OptionId> cycle;
+  for (OptionId o = 0; o < pb.num_options(); ++o) {
+    if (done[o]) continue;
+    cycle.clear();
+    for (OptionId p = o; !done[p];) {
+      done[p] = true;
+      cycle.push_back(p);
+      const auto items = pb.option(p);
+      key.clear();
+      for (ItemId i : items) key.push_back(perm[i]);
+      std::sort(key.begin(), key.end());
+      const auto it = by_items.find(key);
+      if (it == by_items.end()) {
+        throw ProblemError("memo count: the permutation maps option " + std::to_string(p) +
+                           " onto no option");
+      }
+      p = it->second;
+    }
+    // Usable only when its members are disjoint on the items covered at most once.
+    ++mark;
+    bool disjoint = true;
+    std::fill(times.begin(), times.end(), 0);
+    for (OptionId p : cycle) {
+      for (ItemId i : pb.option(p)) {
+        if (orbit_kind[orbit[i]] == kCounter) {
+          ++times[orbit[i]];
+        } else if (stamp[i] == mark) {
+          disjoint = false;
+        } else {
+          stamp[i] = mark;
+        }
+      }
+    }
+    if (!disjoint) continue;
+    std::vector<std::uint32_t> bits;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> counters;
+    for (OptionId p : cycle) {
+      for (ItemId i : pb.option(p)) {
+        const std::uint32_t r = orbit[i];
+        if (orbit_kind[r] == kCounter) {
+          if (times[r] == 0) continue;
+          if (times[r] % orbit_size[r] != 0) {
+            throw ProblemError("memo count: an orbit of options covers an orbit of items unevenly");
+          }
+          counters.emplace_back(index[r], times[r] / orbit_size[r]);
+          times[r] = 0;
+        } else {
+          bits.push_back(index[r]);
+        }
+      }
+    }
+    std::sort(bits.begin(), bits.end());
+    bits.erase(std::unique(bits.begin(), bits.end()), bits.end());
+    std::sort(cycle.begin(), cycle.end());
+    q.option_bits.push_back(std::move(bits));
+    q.option_counters.push_back(std::move(counters));
+    q.members.push_back(cycle);
+  }
+  return q;
+}
+
+}  // namespace
+
+namespace {
+namespace memo_plain {
+using cubex::Quotient;
+using cubex::Word;
+using cubex::words_for;
+#include "memo_search.inc"  // NOLINT(bugprone-suspicious-include)
+}  // namespace memo_plain
+}  // namespace
+
+// The same compiled for CPUs with POPCNT (a popcount is then one instruction, not a call).
+#if defined(__x86_64__)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("popcnt"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#endif
+namespace {
+namespace memo_popcnt {
+using cubex::Quotient;
+using cubex::Word;
+using cubex::words_for;
+#include "memo_search.inc"  // NOLINT(bugprone-suspicious-include)
+}  // namespace memo_popcnt
+}  // namespace
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#endif
+
+namespace {
+
+bool has_popcnt() {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("popcnt");
+#else
+  return false;
+#endif
+}
+
+template <class F>
+auto with_search(const Quotient& q, F&& f) {
+#if defined(__x86_64__)
+  if (has_popcnt()) {
+    memo_popcnt::Search s(q);
+    return f(s);
+  }
+#endif
+  memo_plain::Search s(q);
+  return f(s);
+}
+
+}  // namespace
+
+std::string memo_applies(const Problem& problem) {
+  return applies(problem);
+}
+
+MemoCount memo_count(const Problem& problem, std::span<const ItemId> perm,
+                     const MemoLimits& limits) {
+  const Quotient q = make_quotient(problem, perm, limits.order);
+  return with_search(q, [&](auto& s) { return s.count(limits); });
+}
+
+SolveStats memo_solve_fixed(const Problem& problem, std::span<const ItemId> perm,
+                            SolutionVisitor visit, std::uint64_t max_solutions,
+                            std::span<const ItemId> order) {
+  const Quotient q = make_quotient(problem, perm, order);
+  return with_search(q, [&](auto& s) { return s.enumerate(visit, max_solutions); });
+}
+
+}  // namespace cubex

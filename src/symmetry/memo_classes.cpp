@@ -1,0 +1,100 @@
+// Counting classes up to symmetry by Burnside's lemma over memo counts (see symmetry.hpp).
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <stdexcept>
+
+#include "cubex/symmetry.hpp"
+
+namespace cubex {
+
+MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& limits,
+                                  std::uint64_t max_fixed) {
+  const auto t0 = std::chrono::steady_clock::now();
+  MemoClasses out;
+  const Problem& pb = sym.problem();
+  const ItemGroup& group = sym.group();
+  out.stats.group_order = group.order();
+  out.stats.kernel = sym.kernel();
+  out.why = memo_applies(pb);
+  if (!out.why.empty()) return out;
+  auto moves = [&](std::size_t g) {
+    const auto& p = group.perm[g];
+    for (ItemId i = 0; i < p.size(); ++i)
+      if (p[i] != i) return true;
+    return false;
+  };
+  auto fail = [&](std::string why) {
+    out.complete = false;
+    out.why = std::move(why);
+    return out;
+  };
+  auto run = [&](std::span<const ItemId> perm, std::uint64_t& n) {
+    const MemoCount c = memo_count(pb, perm, limits);
+    out.states += c.states;
+    out.bytes = std::max(out.bytes, c.bytes);
+    n = c.count;
+    if (!c.complete) out.why = c.why;
+    return c.complete;
+  };
+  std::uint64_t total = 0;
+  if (!run({}, total)) return fail(out.why);
+  // Burnside: the classes are the average number of solutions fixed by an element.
+  unsigned __int128 sum = 0;
+  std::vector<std::size_t> fixers;
+  for (std::size_t g = 0; g < group.order(); ++g) {
+    if (!moves(g)) {
+      sum += total;
+      continue;
+    }
+    std::uint64_t f = 0;
+    if (!run(group.perm[g], f)) return fail(out.why);
+    sum += f;
+    out.fixed += f;
+    if (f) fixers.push_back(g);
+  }
+  if (sum % group.order() != 0) {
+    throw std::logic_error("count_classes_by_memo: Burnside's sum " +
+                           std::to_string(static_cast<std::uint64_t>(sum)) +
+                           " is not a multiple of the group's order");
+  }
+  if (out.fixed > max_fixed) {
+    return fail(std::to_string(out.fixed) +
+                " solutions are fixed by symmetries that move items: too many to list");
+  }
+  // The symmetric classes: list the solutions some element that moves items fixes.
+  std::set<std::vector<OptionId>> fixed;
+  for (std::size_t g : fixers) {
+    memo_solve_fixed(
+        pb, group.perm[g],
+        [&](std::span<const OptionId> s) {
+          fixed.emplace(s.begin(), s.end());
+          return true;
+        },
+        0, limits.order);
+  }
+  out.stats.search.solutions = fixed.size();
+  std::set<std::vector<OptionId>> seen;
+  std::vector<OptionId> img;
+  for (const auto& s : fixed) {
+    if (seen.count(s)) continue;
+    ++out.stats.symmetric;
+    for (std::size_t g = 0; g < group.order(); ++g) {
+      img.clear();
+      for (OptionId o : s) img.push_back(sym.image(g, o));
+      std::sort(img.begin(), img.end());
+      seen.insert(img);
+    }
+  }
+  out.complete = true;
+  out.why.clear();
+  out.stats.total = total;
+  out.stats.unique = static_cast<std::uint64_t>(sum / group.order());
+  out.stats.search.nodes = out.states;
+  out.stats.search.complete = true;
+  out.stats.search.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace cubex
