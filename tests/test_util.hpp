@@ -18,10 +18,10 @@ struct RunResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `cubex ARGS` through the shell, capturing both streams.
-inline RunResult run_cubex(const std::string& args) {
+// Runs a shell command line, capturing both streams.
+inline RunResult run_shell(const std::string& command) {
   RunResult r;
-  const std::string cmd = std::string("'") + CUBEX_EXE + "' " + args + " 2>&1";
+  const std::string cmd = command + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf;
@@ -30,6 +30,11 @@ inline RunResult run_cubex(const std::string& args) {
   const int st = ::pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+// Runs `cubex ARGS` through the shell, capturing both streams.
+inline RunResult run_cubex(const std::string& args) {
+  return run_shell(std::string("'") + CUBEX_EXE + "' " + args);
 }
 
 // A fresh temporary folder, removed with the object.

@@ -756,23 +756,15 @@ JobResult JobRunner::run() {
     } else if (!sharded) {
       base_.pending.push_back(TreeSpan{{}, {}, true, 1.0});
     } else {
-      auto engine = job_.proto_->clone();
-      const auto pieces = cut_pieces(*engine, id.cut, o.stop);
+      auto spans = job_.cut_spans(id.cut, o.stop);
       if (o.stop && o.stop->load()) {
         halted_ = true;
         stopped_ = true;
       }
       base_.weight_total = 0;
-      for (std::size_t k = o.shard_index; k < pieces.size(); k += o.shard_count) {
-        TreeSpan s;
-        s.begin = pieces[k].start;
-        if (k + 1 < pieces.size()) {
-          s.end = pieces[k + 1].start;
-          s.to_end = false;
-        }
-        s.weight = pieces[k].weight;
-        base_.weight_total += s.weight;
-        base_.pending.push_back(std::move(s));
+      for (std::size_t k = o.shard_index; k < spans.size(); k += o.shard_count) {
+        base_.weight_total += spans[k].weight;
+        base_.pending.push_back(std::move(spans[k]));
       }
     }
   }

@@ -575,11 +575,7 @@ class Member final : public WorkExchange {
     }
     if (quit_) return false;
     if (snapping_ && link.held()) {
-      send_found();
-      Writer m;
-      double weight = 0;
-      const JobCounts c = link.drain(weight);
-      m.counts(c, weight);
+      Writer m = settled(link);
       const auto spans = link.spans();
       m.u(spans.size());
       for (const TreeSpan& s : spans) m.span(s);
@@ -588,12 +584,7 @@ class Member final : public WorkExchange {
     }
     if (!paused_) {
       if (reporting_ && link.settled()) {
-        send_found();
-        Writer m;
-        double weight = 0;
-        const JobCounts c = link.drain(weight);
-        m.counts(c, weight);
-        net_.send(0, kReported, std::move(m));
+        net_.send(0, kReported, settled(link));
         reporting_ = false;
       }
       if (owe_) {
@@ -612,12 +603,7 @@ class Member final : public WorkExchange {
         }
       }
       if (!want_sent_ && link.idle()) {
-        send_found();
-        Writer m;
-        double weight = 0;
-        const JobCounts c = link.drain(weight);
-        m.counts(c, weight);
-        net_.send(0, kWant, std::move(m));
+        net_.send(0, kWant, settled(link));
         want_sent_ = true;
       }
     }
@@ -639,6 +625,17 @@ class Member final : public WorkExchange {
   }
 
  private:
+  // A message that starts with the counts settled since the last one (the classes found before
+  // them go first).
+  Writer settled(JobLink& link) {
+    send_found();
+    Writer m;
+    double weight = 0;
+    const JobCounts c = link.drain(weight);
+    m.counts(c, weight);
+    return m;
+  }
+
   void send_found() {
     Writer m;
     {
