@@ -133,7 +133,10 @@ inline void voxel_json(std::string_view text) {
   clean([&] {
     const nlohmann::json doc = parse_json_text(text, "fuzz.json");
     const auto puzzle = voxel::load_json(doc, "fuzz.json");
-    require(puzzle->problem().num_options() > 0, "a compiled puzzle has options");
+    // (none when it says, before searching, why it has no solution: cells that do not add up,
+    // a piece that fits nowhere)
+    require(puzzle->problem().num_options() > 0 || !puzzle->infeasible().empty(),
+            "a compiled puzzle has options, or says why it has no solution");
     solve_some(puzzle->problem(), puzzle.get());
   });
 }
@@ -143,7 +146,10 @@ inline void voxel_txt(std::string_view text) {
   clean([&] {
     voxel::Model m = voxel::model_from_txt(text, "fuzz.txt");
     const auto puzzle = voxel::make_puzzle(std::move(m), "fuzz.txt", false);
-    require(puzzle->problem().num_options() > 0, "a compiled puzzle has options");
+    // (none when it says, before searching, why it has no solution: cells that do not add up,
+    // a piece that fits nowhere)
+    require(puzzle->problem().num_options() > 0 || !puzzle->infeasible().empty(),
+            "a compiled puzzle has options, or says why it has no solution");
     solve_some(puzzle->problem(), puzzle.get());
   });
 }
