@@ -10,6 +10,7 @@
 #include "cubex/happycube/reader.hpp"
 #include "cubex/io/files.hpp"
 #include "happycube_support.hpp"
+#include "test_util.hpp"
 
 namespace hc = cubex::happycube;
 using cubex::Vec3;
@@ -64,7 +65,7 @@ std::uint64_t engine_count(const hc::Spec& spec) {
 const char* const kSeeds[3] = {"HC_BQ_01", "HC_BQ_02", "HC_BQ_03"};
 
 std::string seed_path(int k) {
-  return std::string(CUBEX_SHARED_DIR) + "/seeds/" + kSeeds[k] + ".hcq";
+  return cubex::test::seed_file(std::string(kSeeds[k]) + ".hcq");
 }
 
 }  // namespace

@@ -10,13 +10,14 @@
 #include "cubex/happycube/reader.hpp"
 #include "cubex/io/files.hpp"
 #include "cubex/puzzle.hpp"
+#include "test_util.hpp"
 
 namespace hc = cubex::happycube;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kSeed = std::string(CUBEX_SHARED_DIR) + "/seeds/HC_BQ_01.hcq";
+const std::string kSeed = cubex::test::seed_file("HC_BQ_01.hcq");
 
 std::string seed_text() {
   return cubex::read_file(kSeed);

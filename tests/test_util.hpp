@@ -73,6 +73,12 @@ inline std::string xc_file(const std::string& name) {
   if (std::filesystem::exists(shared)) return shared;
   return std::string(CUBEX_SOURCE_DIR) + "/puzzles/dlx/" + name;
 }
+// A Happy Cube seed from ../shared/data/seeds, or the repository's copy in puzzles/happycube.
+inline std::string seed_file(const std::string& name) {
+  const std::string shared = shared_file("seeds/" + name);
+  if (std::filesystem::exists(shared)) return shared;
+  return std::string(CUBEX_SOURCE_DIR) + "/puzzles/happycube/" + name;
+}
 inline std::string source_file(const std::string& rel) {
   return std::string(CUBEX_SOURCE_DIR) + "/" + rel;
 }

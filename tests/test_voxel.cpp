@@ -8,6 +8,7 @@
 
 #include "cubex/io/files.hpp"
 #include "cubex/io/knuth.hpp"
+#include "test_util.hpp"
 #include "voxel_brute.hpp"
 #include "voxel_helpers.hpp"
 
@@ -167,7 +168,7 @@ TEST(VoxelCompile, SameOptionsAsTheReferenceDlxFiles) {
         Case{"pentominoes-6x10.json", "pent6x10.dlx"}, Case{"conway.json", "conway_mult.dlx"}}) {
     SCOPED_TRACE(k.puzzle);
     auto puzzle = cubex::load_puzzle(vxtest::shipped(k.puzzle));
-    auto ref = cubex::read_knuth_file(std::string(CUBEX_SHARED_DIR) + "/xc/" + k.dlx);
+    auto ref = cubex::read_knuth_file(cubex::test::xc_file(k.dlx));
     auto ours = cubex::parse_knuth(cubex::to_knuth(puzzle->problem()), "ours");
     auto options = [](const cubex::Problem& pb, const cubex::Problem& names) {
       std::multiset<std::vector<std::string>> out;
