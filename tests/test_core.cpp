@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "brute_force.hpp"
 #include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
@@ -18,6 +19,7 @@ using cubex::OptionId;
 using cubex::Problem;
 using cubex::Solver;
 using Solution = std::vector<OptionId>;
+using cubex::test::brute_force;
 
 namespace {
 
@@ -32,30 +34,6 @@ std::set<Solution> all_solutions(const Problem& p, cubex::Backend backend = cube
     return true;
   });
   EXPECT_EQ(visits, out.size()) << "a solution was visited twice";
-  return out;
-}
-
-// Independent of the solver and of check_solution: tries every subset of options.
-std::set<Solution> brute_force(const Problem& p) {
-  const std::size_t m = p.num_options();
-  std::set<Solution> out;
-  for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << m); ++mask) {
-    std::vector<int> cover(p.num_items(), 0);
-    for (std::size_t o = 0; o < m; ++o)
-      if (mask >> o & 1)
-        for (ItemId i : p.option(static_cast<OptionId>(o))) ++cover[i];
-    bool ok = true;
-    for (ItemId i = 0; i < p.num_items() && ok; ++i) {
-      const auto& it = p.item(i);
-      ok = it.primary ? (cover[i] >= static_cast<int>(it.lo) && cover[i] <= static_cast<int>(it.hi))
-                      : cover[i] <= 1;
-    }
-    if (!ok) continue;
-    Solution s;
-    for (std::size_t o = 0; o < m; ++o)
-      if (mask >> o & 1) s.push_back(static_cast<OptionId>(o));
-    out.insert(s);
-  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "brute_force.hpp"
 #include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
@@ -20,6 +21,7 @@ using cubex::OptionId;
 using cubex::Problem;
 using cubex::Solver;
 using Solution = std::vector<OptionId>;
+using cubex::test::brute_force;
 
 namespace {
 
@@ -32,39 +34,6 @@ std::vector<Solution> visit_all(const Problem& p, Backend backend) {
     out.push_back(v);
     return true;
   });
-  return out;
-}
-
-// Independent of the solver and of check_solution: every subset of options, judged item by item
-// from the definition (a secondary item covered twice or more needs one non-zero colour in all).
-std::set<Solution> brute_force(const Problem& p) {
-  const std::size_t m = p.num_options();
-  std::set<Solution> out;
-  for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << m); ++mask) {
-    bool ok = true;
-    for (ItemId i = 0; i < p.num_items() && ok; ++i) {
-      std::vector<ColourId> uses;  // colour of each use of i
-      for (std::size_t o = 0; o < m; ++o) {
-        if (!(mask >> o & 1)) continue;
-        auto items = p.option(static_cast<OptionId>(o));
-        auto colours = p.option_colours(static_cast<OptionId>(o));
-        for (std::size_t k = 0; k < items.size(); ++k)
-          if (items[k] == i) uses.push_back(colours[k]);
-      }
-      const auto& it = p.item(i);
-      if (it.primary) {
-        ok = uses.size() >= it.lo && uses.size() <= it.hi;
-      } else if (uses.size() > 1) {
-        ok = uses[0] != 0 && std::count(uses.begin(), uses.end(), uses[0]) ==
-                                 static_cast<std::ptrdiff_t>(uses.size());
-      }
-    }
-    if (!ok) continue;
-    Solution s;
-    for (std::size_t o = 0; o < m; ++o)
-      if (mask >> o & 1) s.push_back(static_cast<OptionId>(o));
-    out.insert(s);
-  }
   return out;
 }
 

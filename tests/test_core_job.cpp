@@ -106,6 +106,8 @@ std::string name_of(Backend b) {
 
 // Both backends walk one tree: the same solutions in the same order, the same nodes.
 TEST(Job, BothBackendsWalkTheIdenticalTree) {
+  // The plain tree: the bitset backend without pruning (test_core_prune.cpp tests pruning).
+  cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff;
   std::mt19937 rng(1234);
   int compared = 0;
   for (int trial = 0; trial < 300; ++trial) {
@@ -122,6 +124,7 @@ TEST(Job, BothBackendsWalkTheIdenticalTree) {
   for (const char* f : {"soma.dlx", "pent6x10_sym.dlx"}) {
     EXPECT_EQ(solver_order(xc(f), Backend::kLinks), solver_order(xc(f), Backend::kBitset)) << f;
   }
+  cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
 }
 
 // Any number of threads lists exactly the one-thread run, in its order, on random problems with

@@ -43,6 +43,28 @@
 namespace cubex::detail {
 
 BitsetMrv g_bitset_mrv = BitsetMrv::kAuto;
+std::uint32_t g_bitset_short_max = 254;
+bool g_bitset_bytes = true;
+bool g_bitset_avx512 = true;
+BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
+
+namespace {
+
+constexpr std::uint32_t kLong = 0x80000000u;  // Tables::lane: the item counts in a 16-bit lane
+constexpr std::uint32_t kPruneBelow = 16;     // Tables::prune, when it applies
+constexpr std::uint32_t kPruneMax = 64;       // (the largest Tables::prune + 1)
+constexpr std::size_t kConflictBytes = std::size_t{32} << 20;  // largest Tables::conflict
+
+}  // namespace
+
+// Byte-lane counts with AVX-512 (defined at the end of this file, compiled for AVX-512BW): c1 =
+// c0 minus, for each of the n options listed, a one in every lane its mask word sets.
+using SubtractMasksFn = void (*)(const std::uint64_t* src, const std::uint64_t* dst,
+                                 const std::uint32_t* nz, std::uint32_t nzc,
+                                 const std::uint64_t* masks, std::uint32_t stride,
+                                 const std::uint8_t* c0, std::uint8_t* c1, const std::uint16_t* d0,
+                                 std::uint16_t* d1);
+SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16);
 
 namespace {
 
@@ -56,12 +78,26 @@ struct Tables {
   std::vector<std::uint64_t> col_mask;
   std::vector<std::uint32_t> opt_start;  // per option: its internal items
   std::vector<std::uint32_t> opt_items;
-  std::vector<std::uint32_t> opt_kill;    // per option entry: the dense row it kills (see top)
-  std::vector<std::uint64_t> dense;       // col[i] as `words` words, item after item
-  std::vector<OptionId> order;            // internal option -> the problem's option
-  bool incremental = false;               // MRV from counts kept per level (else popcounts)
-  std::uint32_t cstride = 0;              // primary items rounded up to 16
-  std::vector<std::uint16_t> optvec;      // counts mode, n1 <= 256: options as count vectors
+  std::vector<std::uint32_t> opt_kill;  // per option entry: the dense row it kills (see top)
+  std::vector<std::uint64_t> dense;     // col[i] as `words` words, item after item
+  std::vector<OptionId> order;          // internal option -> the problem's option
+  bool incremental = false;             // MRV from counts kept per level (else popcounts)
+  std::uint32_t cstride = 0;            // primary items rounded up to 16
+  std::vector<std::uint16_t> optvec;    // counts mode, n1 <= 256: options as count vectors
+  // Counts mode in byte lanes: an item met by at most kShortMax options counts in a byte lane,
+  // a longer one in a 16-bit lane; each option as a byte vector and a 16-bit vector.
+  std::uint32_t s8 = 0, s16 = 0;          // lanes of each kind, rounded up to whole vectors
+  std::vector<std::uint32_t> lane;        // per primary item: its lane (kLong set: 16-bit)
+  std::vector<std::uint32_t> lane_item8;  // per lane: its item (padding: UINT32_MAX)
+  std::vector<std::uint32_t> lane_item16;
+  std::vector<std::uint8_t> optv8;
+  std::vector<std::uint16_t> optv16;
+  std::uint32_t mstride = 0;           // the same as bit masks (AVX-512): s8 / 64 + s16 / 32
+  std::vector<std::uint64_t> optmask;  // words, 64 byte lanes or 32 16-bit lanes per word
+  // Pruning (see BitsetEngine::prune): items with at most `prune` live options remove the options
+  // that conflict with all of them; conflict[o] = the options that cannot go with option o.
+  std::uint32_t prune = 0;
+  std::vector<std::uint64_t> conflict;
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
 
@@ -126,7 +162,8 @@ struct Tables {
     // Kept counts cost a decrement per primary item of every option that dies; popcounts cost
     // a scan of every open item's words. Long columns (a piece's placements die together when
     // one is chosen) favour popcounts; short ones (y25: 36 options per cell) favour counts.
-    switch (g_bitset_mrv) {
+    prune = bitset_prune_limit(p);
+    switch (prune ? BitsetMrv::kScan : g_bitset_mrv) {
       case BitsetMrv::kAuto:
         incremental = n1 > 0 && prim_items.size() <= std::size_t{64} * n1 && m < 0xFFFF;
         break;
@@ -137,10 +174,54 @@ struct Tables {
         incremental = m < 0xFFFF;
         break;
     }
-    // Counts mode with at most 256 primary items: each option as a vector of 16-bit ones at its
-    // primary items, subtracted 16 lanes at a time from counts held in registers.
+    // Counts mode in byte lanes (up to 256 short items and 32 long ones): a killed option costs
+    // a subtraction per 32 items instead of per 16.
+    std::vector<std::uint32_t> len(n1, 0);
+    for (std::uint32_t i : prim_items) ++len[i];
+    std::uint32_t nshort = 0, nlong = 0;
+    for (std::uint32_t i = 0; i < n1; ++i) (len[i] <= g_bitset_short_max ? nshort : nlong) += 1;
+    const bool bytes = incremental && g_bitset_bytes && (nshort + 31) / 32 <= 8 && nlong <= 32;
     cstride = (n1 + 15) / 16 * 16;
-    if (incremental && cstride <= 256) {
+    if (bytes) {
+      s8 = (nshort + 63) / 64 * 64;  // whole 512-bit vectors
+      s16 = (nlong + 31) / 32 * 32;
+      lane.resize(n1);
+      lane_item8.assign(s8, UINT32_MAX);
+      lane_item16.assign(s16, UINT32_MAX);
+      std::uint32_t a = 0, b = 0;
+      for (std::uint32_t i = 0; i < n1; ++i) {
+        if (len[i] <= g_bitset_short_max) {
+          lane_item8[a] = i;
+          lane[i] = a++;
+        } else {
+          lane_item16[b] = i;
+          lane[i] = kLong | b++;
+        }
+      }
+      mstride = s8 / 64 + s16 / 32;
+      optmask.assign(std::size_t{m} * mstride, 0);
+      for (OptionId o = 0; o < m; ++o)
+        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
+          const std::uint32_t l = lane[prim_items[r]];
+          std::uint64_t* mk = &optmask[std::size_t{o} * mstride];
+          if (l & kLong)
+            mk[s8 / 64 + (l & ~kLong) / 32] |= std::uint64_t{1} << (l & ~kLong) % 32;
+          else
+            mk[l / 64] |= std::uint64_t{1} << l % 64;
+        }
+      optv8.assign(std::size_t{m} * s8, 0);
+      optv16.assign(std::size_t{m} * s16, 0);
+      for (OptionId o = 0; o < m; ++o)
+        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
+          const std::uint32_t l = lane[prim_items[r]];
+          if (l & kLong)
+            optv16[std::size_t{o} * s16 + (l & ~kLong)] = 1;
+          else
+            optv8[std::size_t{o} * s8 + l] = 1;
+        }
+    } else if (incremental && cstride <= 256) {
+      // Counts mode with at most 256 primary items: each option as a vector of 16-bit ones at
+      // its primary items, subtracted 16 lanes at a time from counts held in registers.
       optvec.assign(std::size_t{m} * cstride, 0);
       for (OptionId o = 0; o < m; ++o)
         for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
@@ -163,6 +244,16 @@ struct Tables {
             row[o / 64] &= ~(std::uint64_t{1} << (o % 64));
       }
     }
+    if (prune) {
+      conflict.assign(std::size_t{m} * words, 0);
+      for (OptionId o = 0; o < m; ++o) {
+        std::uint64_t* row = &conflict[std::size_t{o} * words];
+        for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q) {
+          const std::uint64_t* k = &dense[std::size_t{opt_kill[q]} * words];
+          for (std::uint32_t w = 0; w < words; ++w) row[w] |= k[w];
+        }
+      }
+    }
   }
 };
 
@@ -177,8 +268,19 @@ class BitsetEngine final : public Engine {
     if (!t_->optvec.empty())
       subtract_ = kill_table(std::make_index_sequence<16>{})[cstride_ / 16 - 1];
     cnt_.assign(levels * cstride_, 0xFFFF);
+    if (t_->s8 + t_->s16 > 0) {
+      bytes_ = true;
+      killed_.resize(std::size_t{t_->words} * 64 + 8);  // (the decoder writes up to 7 past)
+      cnt8_.assign(levels * t_->s8, 0xFF);              // padding and covered items: 0xFF / 0xFFFF
+      cnt16_.assign(levels * t_->s16, 0xFFFF);
+      subtract_bytes_ = bytes_table(std::make_index_sequence<27>{})[t_->s8 / 32 * 3 + t_->s16 / 16];
+      subtract_masks_ = subtract_masks_for(t_->s8 / 64, t_->s16 / 32);
+    }
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
+    todo_.assign(levels * t_->pwords, 0);
+    dead_.assign(t_->words, 0);
+    surv_.assign(t_->words, 0);
     open_n_.assign(levels, 0);
     frame_.resize(levels);
     chosen_.resize(levels);
@@ -221,8 +323,10 @@ class BitsetEngine final : public Engine {
   }
 
   // The primary item with the fewest live options at `level`; `best` gets their number.
-  std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
+  std::uint32_t choose(std::uint32_t level, std::uint32_t& best) {
     const Tables& t = *t_;
+    if (t.prune) return prune_choose(level, best);
+    if (bytes_) return choose_bytes(level, best);
     if (incremental_) {
       // The first smallest count, 16 lanes at a time.
       const std::uint16_t* cnt = &cnt_[std::size_t{level} * cstride_];
@@ -241,6 +345,12 @@ class BitsetEngine final : public Engine {
         if (bits) return i + static_cast<std::uint32_t>(__builtin_ctz(bits)) / 2;
       }
     }
+    return choose_scan(level, best);
+  }
+
+  // choose() by popcounts.
+  std::uint32_t choose_scan(std::uint32_t level, std::uint32_t& best) const {
+    const Tables& t = *t_;
     const std::size_t W = t.words;
     const std::uint64_t* live = &live_[level * W];
     const std::uint32_t* nz = &nz_[level * W];
@@ -272,6 +382,154 @@ class BitsetEngine final : public Engine {
       }
     }
     return chosen;
+  }
+
+  // choose() with pruning. An option that conflicts with every live option of an open item j
+  // cannot be in any solution below this node (it would leave j uncoverable). Every item with at
+  // most t.prune live options removes such options from live_[level]; removing them shrinks
+  // other items' lists, which are checked again, until none removes any. The result does not
+  // depend on the order (options only ever go), so it is the same whichever path reaches the
+  // node. The parent was already pruned this way, so only the items whose lists lost options
+  // since (todo_[level], set by descend_live) can remove more. Then MRV as without pruning, on
+  // the smaller live set: a smaller tree with the same solutions.
+  std::uint32_t prune_choose(std::uint32_t level, std::uint32_t& best) {
+    const Tables& t = *t_;
+    const std::size_t W = t.words, PW = t.pwords;
+    std::uint64_t* live = &live_[level * W];
+    std::uint32_t* nz = &nz_[level * W];
+    const std::uint32_t nzc = nzc_[level];
+    const std::uint64_t* open = &open_[level * PW];
+    std::uint64_t* todo = &todo_[level * PW];
+    std::uint32_t opts[kPruneMax];
+    bool changed = false;
+    for (std::uint32_t w = 0; w < PW;) {
+      std::uint64_t bits = todo[w] & open[w];
+      if (!bits) {
+        todo[w] = 0;
+        ++w;
+        continue;
+      }
+      const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      todo[w] = bits & (bits - 1);
+      // Count i's live options up to t.prune + 1 and list them.
+      std::uint32_t n = 0;
+      const std::uint32_t p0 = t.col_start[i], p1 = t.col_start[i + 1];
+      for (std::uint32_t p = p0; p < p1 && n <= t.prune; ++p)
+        for (std::uint64_t b = live[t.col_word[p]] & t.col_mask[p]; b && n <= t.prune; b &= b - 1)
+          opts[n++] = t.col_word[p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
+      if (n == 0) {
+        best = 0;
+        return i;
+      }
+      if (n > t.prune) continue;
+      // The options that conflict with all of i's: live, not i's, in every conflict row (whole
+      // rows, option after option, while any is left).
+      const std::uint64_t* col = &t.dense[i * W];
+      // d[r] is word sw[r]: the words still holding candidates, fewer after every row.
+      std::uint64_t* d = dead_.data();
+      std::uint32_t* sw = surv_.data();
+      std::uint32_t ns = 0;
+      {
+        const std::uint64_t* row = &t.conflict[opts[0] * W];
+        for (std::uint32_t q = 0; q < nzc; ++q) {
+          const std::uint32_t wq = nz[q];
+          d[ns] = live[wq] & ~col[wq] & row[wq];
+          sw[ns] = wq;
+          ns += d[ns] != 0;
+        }
+      }
+      for (std::uint32_t k = 1; k < n && ns; ++k) {
+        const std::uint64_t* row = &t.conflict[opts[k] * W];
+        std::uint32_t r2 = 0;
+        for (std::uint32_t r = 0; r < ns; ++r) {
+          d[r2] = d[r] & row[sw[r]];
+          sw[r2] = sw[r];
+          r2 += d[r2] != 0;
+        }
+        ns = r2;
+      }
+      if (!ns) continue;
+      std::uint32_t low = w;
+      for (std::uint32_t r = 0; r < ns; ++r) {
+        const std::uint32_t wq = sw[r];
+        std::uint64_t dq = d[r];
+        live[wq] &= ~dq;
+        changed = true;
+        for (; dq; dq &= dq - 1) {  // their items' lists shrank: check those again
+          const std::uint32_t o = wq * 64 + static_cast<std::uint32_t>(__builtin_ctzll(dq));
+          for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) {
+            const std::uint32_t j = t.prim_items[r];
+            todo[j / 64] |= std::uint64_t{1} << (j % 64);
+            low = std::min(low, j / 64);
+          }
+        }
+      }
+      w = low;
+    }
+    if (changed) {  // drop the words that became empty
+      std::uint32_t c = 0;
+      for (std::uint32_t q = 0; q < nzc; ++q) {
+        nz[c] = nz[q];
+        c += live[nz[q]] != 0;
+      }
+      nzc_[level] = c;
+    }
+    return choose_scan(level, best);
+  }
+
+  // choose() in byte lanes: the smallest count over both kinds of lanes, then the first item
+  // with that count (lanes follow the item order within each kind).
+  std::uint32_t choose_bytes(std::uint32_t level, std::uint32_t& best) const {
+    const Tables& t = *t_;
+    const std::uint8_t* c8 = &cnt8_[std::size_t{level} * t.s8];
+    const std::uint16_t* c16 = &cnt16_[std::size_t{level} * t.s16];
+    std::uint32_t m = 0xFFFF;
+    if (t.s8) {
+      __m256i mv = _mm256_set1_epi8(-1);
+      for (std::uint32_t i = 0; i < t.s8; i += 32)
+        mv = _mm256_min_epu8(mv, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8 + i)));
+      __m128i m8 = _mm_min_epu8(_mm256_castsi256_si128(mv), _mm256_extracti128_si256(mv, 1));
+      m8 = _mm_min_epu8(m8, _mm_srli_epi16(m8, 8));  // low byte of each 16-bit lane: a pair's min
+      m8 = _mm_minpos_epu16(_mm_and_si128(m8, _mm_set1_epi16(0xFF)));
+      const std::uint32_t b = static_cast<std::uint32_t>(_mm_extract_epi16(m8, 0));
+      if (b != 0xFF) m = b;
+    }
+    if (t.s16) {
+      __m256i mv = _mm256_set1_epi16(-1);
+      for (std::uint32_t i = 0; i < t.s16; i += 16)
+        mv = _mm256_min_epu16(mv, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16 + i)));
+      __m128i m8 = _mm_min_epu16(_mm256_castsi256_si128(mv), _mm256_extracti128_si256(mv, 1));
+      m8 = _mm_minpos_epu16(m8);
+      const std::uint32_t b = static_cast<std::uint32_t>(_mm_extract_epi16(m8, 0));
+      if (b < m) m = b;
+    }
+    best = m;
+    std::uint32_t item = UINT32_MAX;
+    if (m < 0xFF) {
+      const __m256i want = _mm256_set1_epi8(static_cast<char>(m));
+      for (std::uint32_t i = 0; i < t.s8; i += 32) {
+        const __m256i eq =
+            _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8 + i)), want);
+        const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
+        if (bits) {
+          item = t.lane_item8[i + static_cast<std::uint32_t>(__builtin_ctz(bits))];
+          break;
+        }
+      }
+    }
+    const __m256i want = _mm256_set1_epi16(static_cast<short>(m));
+    for (std::uint32_t i = 0; i < t.s16; i += 16) {
+      const __m256i eq =
+          _mm256_cmpeq_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16 + i)), want);
+      const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
+      if (bits) {
+        const std::uint32_t j =
+            t.lane_item16[i + static_cast<std::uint32_t>(__builtin_ctz(bits)) / 2];
+        if (j < item) item = j;
+        break;
+      }
+    }
+    return item;
   }
 
   // Level `level + 1` = level `level` with option x chosen.
@@ -319,6 +577,39 @@ class BitsetEngine final : public Engine {
     }
     nzc_[level + 1] = c;
     updates_ += nzc_[level];
+    if (t.prune) {  // the items whose lists lost options
+      std::uint64_t* todo = &todo_[std::size_t{level + 1} * t.pwords];
+      std::memset(todo, 0, sizeof(std::uint64_t) * t.pwords);
+      for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+        const std::uint32_t w = nz[q];
+        for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
+          const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
+          for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r)
+            todo[t.prim_items[r] / 64] |= std::uint64_t{1} << (t.prim_items[r] % 64);
+        }
+      }
+    }
+    if (bytes_) {
+      if (subtract_masks_) {
+        subtract_masks_(src, dst, nz, nzc_[level], t.optmask.data(), t.mstride,
+                        &cnt8_[std::size_t{level} * t.s8], &cnt8_[std::size_t{level + 1} * t.s8],
+                        &cnt16_[std::size_t{level} * t.s16],
+                        &cnt16_[std::size_t{level + 1} * t.s16]);
+      } else {
+        (this->*subtract_bytes_)(level, src, dst);
+      }
+      std::uint8_t* c8 = &cnt8_[std::size_t{level + 1} * t.s8];
+      std::uint16_t* c16 = &cnt16_[std::size_t{level + 1} * t.s16];
+      for (std::uint32_t q = 0; q < k; ++q) {
+        if (items[q] >= t.n1) continue;
+        const std::uint32_t l = t.lane[items[q]];
+        if (l & kLong)
+          c16[l & ~kLong] = 0xFFFF;
+        else
+          c8[l] = 0xFF;
+      }
+      return;
+    }
     if (incremental_) {
       const std::uint16_t* c0 = &cnt_[std::size_t{level} * cstride_];
       std::uint16_t* c1 = &cnt_[std::size_t{level + 1} * cstride_];
@@ -362,6 +653,61 @@ class BitsetEngine final : public Engine {
       }
     }
     for (int v = 0; v < NV; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c1) + v, acc[v]);
+  }
+
+  // The byte-lane counts of level `level + 1`: level `level`'s minus the vectors of every option
+  // that died (N8 vectors of 32 byte lanes, N16 of 16 16-bit lanes, kept in registers).
+  template <int N8, int N16>
+  void subtract_bytes(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst) {
+    const Tables& t = *t_;
+    __m256i a8[N8 ? N8 : 1], a16[N16 ? N16 : 1];
+    const std::uint8_t* c8 = &cnt8_[std::size_t{level} * t.s8];
+    const std::uint16_t* c16 = &cnt16_[std::size_t{level} * t.s16];
+    for (int v = 0; v < N8; ++v)
+      a8[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8) + v);
+    for (int v = 0; v < N16; ++v)
+      a16[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16) + v);
+    // The killed options first as a list (eight bit positions at a time, whatever the word
+    // holds, so that the loop rarely mispredicts), then one pass over the list.
+    const std::uint32_t* nz = &nz_[std::size_t{level} * t.words];
+    std::uint32_t* out = killed_.data();
+    std::uint32_t n = 0;
+    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+      const std::uint32_t w = nz[q];
+      std::uint64_t kill = src[w] & ~dst[w];
+      const std::uint32_t cnt = static_cast<std::uint32_t>(__builtin_popcountll(kill));
+      const std::uint32_t base = w * 64;
+      std::uint32_t* o = out + n;
+      n += cnt;
+      while (kill) {
+        for (int b = 0; b < 8; ++b) {
+          o[b] = base + static_cast<std::uint32_t>(__builtin_ctzll(kill));
+          kill &= kill - 1;
+        }
+        o += 8;
+      }
+    }
+    const std::uint8_t* v8 = t.optv8.data();
+    const std::uint16_t* v16 = t.optv16.data();
+    for (std::uint32_t r = 0; r < n; ++r) {
+      const std::uint32_t o = out[r];
+      const __m256i* o8 = reinterpret_cast<const __m256i*>(v8 + std::size_t{o} * N8 * 32);
+      for (int v = 0; v < N8; ++v) a8[v] = _mm256_sub_epi8(a8[v], _mm256_loadu_si256(o8 + v));
+      const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
+      for (int v = 0; v < N16; ++v) a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
+    }
+    std::uint8_t* d8 = &cnt8_[std::size_t{level + 1} * t.s8];
+    std::uint16_t* d16 = &cnt16_[std::size_t{level + 1} * t.s16];
+    for (int v = 0; v < N8; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d8) + v, a8[v]);
+    for (int v = 0; v < N16; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d16) + v, a16[v]);
+  }
+
+  using SubtractBytesFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
+                                                 const std::uint64_t*);
+  template <std::size_t... I>
+  static constexpr std::array<SubtractBytesFn, sizeof...(I)> bytes_table(
+      std::index_sequence<I...>) {
+    return {&BitsetEngine::subtract_bytes<static_cast<int>(I / 3), static_cast<int>(I % 3)>...};
   }
 
   using SubtractFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
@@ -424,7 +770,19 @@ class BitsetEngine final : public Engine {
     std::fill_n(cnt_.begin(), t.n1, 0);  // (the padding keeps 0xFFFF)
     for (std::uint32_t o = 0; o < t.m; ++o)
       for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) ++cnt_[t.prim_items[r]];
+    if (bytes_) {
+      std::fill_n(cnt8_.begin(), t.s8, 0xFF);
+      std::fill_n(cnt16_.begin(), t.s16, 0xFFFF);
+      for (std::uint32_t i = 0; i < t.n1; ++i) {
+        const std::uint32_t l = t.lane[i];
+        if (l & kLong)
+          cnt16_[l & ~kLong] = cnt_[i];
+        else
+          cnt8_[l] = static_cast<std::uint8_t>(cnt_[i]);
+      }
+    }
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
+    std::fill_n(todo_.begin(), t.pwords, ~std::uint64_t{0});
     open_n_[0] = t.n1;
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
@@ -523,14 +881,23 @@ class BitsetEngine final : public Engine {
   }
 
   std::shared_ptr<const Tables> t_;
-  std::vector<std::uint64_t> live_;  // one bitset per level
-  std::vector<std::uint32_t> nz_;    // per level: the indices of its non-zero live words
-  std::vector<std::uint32_t> nzc_;   // per level: how many
-  std::vector<std::uint16_t> cnt_;   // per level: live options of each primary item (incremental)
-  std::uint32_t cstride_ = 0;        // cnt_ entries per level
-  SubtractFn subtract_ = nullptr;    // subtract_killed<cstride_ / 16>, when it applies
+  std::vector<std::uint64_t> live_;   // one bitset per level
+  std::vector<std::uint32_t> nz_;     // per level: the indices of its non-zero live words
+  std::vector<std::uint32_t> nzc_;    // per level: how many
+  std::vector<std::uint16_t> cnt_;    // per level: live options of each primary item (incremental)
+  std::uint32_t cstride_ = 0;         // cnt_ entries per level
+  SubtractFn subtract_ = nullptr;     // subtract_killed<cstride_ / 16>, when it applies
+  bool bytes_ = false;                // counts in byte lanes (Tables::s8, s16)
+  std::vector<std::uint8_t> cnt8_;    // per level: the byte lanes
+  std::vector<std::uint16_t> cnt16_;  // per level: the 16-bit lanes
+  SubtractBytesFn subtract_bytes_ = nullptr;  // subtract_bytes<s8 / 32, s16 / 16>
+  std::vector<std::uint32_t> killed_;         // subtract_bytes' list of the options that died
+  SubtractMasksFn subtract_masks_ = nullptr;  // its AVX-512 loop, on CPUs that have it
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
+  std::vector<std::uint64_t> todo_;    // per level: items to check again (pruning)
+  std::vector<std::uint64_t> dead_;    // prune_choose: the options an item removes
+  std::vector<std::uint32_t> surv_;    // prune_choose: the words dead_ holds
   std::vector<std::uint32_t> open_n_;  // per level: how many primary items are open
   std::vector<Frame> frame_;
   std::vector<std::uint32_t> chosen_;  // internal options chosen at each level
@@ -552,9 +919,81 @@ std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
 #pragma GCC pop_options
 #endif
 
+// The AVX-512 loop of the byte-lane counts (see BitsetEngine::subtract_bytes).
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,bmi,bmi2"))), \
+                             apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,bmi,bmi2")
+#endif
+
+namespace cubex::detail {
+namespace {
+
+template <int W8, int W16>
+void subtract_masks(const std::uint64_t* src, const std::uint64_t* dst, const std::uint32_t* nz,
+                    std::uint32_t nzc, const std::uint64_t* masks, std::uint32_t stride,
+                    const std::uint8_t* c0, std::uint8_t* c1, const std::uint16_t* d0,
+                    std::uint16_t* d1) {
+  __m512i a8[W8 ? W8 : 1], a16[W16 ? W16 : 1];
+  for (int v = 0; v < W8; ++v) a8[v] = _mm512_loadu_si512(c0 + 64 * v);
+  for (int v = 0; v < W16; ++v) a16[v] = _mm512_loadu_si512(d0 + 32 * v);
+  const __m512i one8 = _mm512_set1_epi8(1), one16 = _mm512_set1_epi16(1);
+  for (std::uint32_t q = 0; q < nzc; ++q) {
+    const std::uint32_t w = nz[q];
+    for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
+      const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
+      const std::uint64_t* mk = masks + std::size_t{o} * stride;
+      for (int v = 0; v < W8; ++v) a8[v] = _mm512_mask_sub_epi8(a8[v], mk[v], a8[v], one8);
+      for (int v = 0; v < W16; ++v)
+        a16[v] = _mm512_mask_sub_epi16(a16[v], static_cast<__mmask32>(mk[W8 + v]), a16[v], one16);
+    }
+  }
+  for (int v = 0; v < W8; ++v) _mm512_storeu_si512(c1 + 64 * v, a8[v]);
+  for (int v = 0; v < W16; ++v) _mm512_storeu_si512(d1 + 32 * v, a16[v]);
+}
+
+template <std::size_t... I>
+constexpr std::array<SubtractMasksFn, sizeof...(I)> masks_table(std::index_sequence<I...>) {
+  return {&subtract_masks<static_cast<int>(I / 2), static_cast<int>(I % 2)>...};
+}
+
+}  // namespace
+}  // namespace cubex::detail
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
 namespace cubex::detail {
 
-// Outside the target region above: this runs on any CPU.
+SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
+    return nullptr;
+  return masks_table(std::make_index_sequence<10>{})[w8 * 2 + w16];
+}
+
+// Outside the target regions above: these run on any CPU.
+
+std::uint32_t bitset_prune_limit(const Problem& p) {
+  if (g_bitset_prune == BitsetPrune::kOff || g_bitset_mrv != BitsetMrv::kAuto ||
+      p.has_multiplicities() || p.num_options() == 0)
+    return 0;
+  // Pruning pays where columns are short (cells without piece items: y25 runs 3x faster) and
+  // costs more than it saves where long piece columns make many items re-check their lists at
+  // every node (pentominoes, Bedlam: 2.5-4x slower); see docs/speed-notes.md. The same rule as
+  // the counts mode: on average at most 64 options per primary item.
+  std::size_t entries = 0;
+  const std::size_t m = p.num_options(), words = (m + 63) / 64;
+  for (OptionId o = 0; o < m; ++o)
+    for (ItemId i : p.option(o)) entries += p.item(i).primary;
+  const bool short_columns = p.num_primary() > 0 && entries <= std::size_t{64} * p.num_primary();
+  const bool on = short_columns || g_bitset_prune == BitsetPrune::kOn;
+  return on && m < 0xFFFF && m * words * 8 <= kConflictBytes ? kPruneBelow : 0;
+}
 bool bitset_supported(const Problem& p) {
   if (p.has_multiplicities() || p.num_options() == 0) return false;
   if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("avx2") ||

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cubex/core/job.hpp"
@@ -74,6 +75,23 @@ class Engine {
 // it is set use it.
 enum class BitsetMrv { kAuto, kScan, kCounts };
 extern BitsetMrv g_bitset_mrv;
+// Test hooks of the counts mode: byte lanes on or off, and the longest column counted in a byte
+// lane (at most 254; longer columns count in 16-bit lanes).
+extern bool g_bitset_bytes;
+extern bool g_bitset_avx512;
+// Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
+// (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
+// node, or on for any problem to test it on small random ones.
+enum class BitsetPrune { kAuto, kOff, kOn };
+extern BitsetPrune g_bitset_prune;
+// The bitset backend's pruning limit for this problem: items with at most this many live options
+// prune (0: none). It shapes the tree, so it is part of the tree's identity (choice_rule).
+std::uint32_t bitset_prune_limit(const Problem& p);
+// The item choice rule of an engine, with its version: "mrv-first/1" (dancing links, and the
+// bitset backend without pruning), "mrv-first+prune16/1" (the bitset backend pruning).
+std::string choice_rule(
+    const Problem& p, Backend backend);  // the AVX-512 loop of the byte lanes, where the CPU has it
+extern std::uint32_t g_bitset_short_max;
 
 // The order in which a chosen item's options become children: for plain exact cover, the
 // options sorted by their sorted item lists (primary items first, in the problem's order), which

@@ -94,9 +94,6 @@ std::string problem_fingerprint(const Problem& pb) {
   return buf;
 }
 
-// The item choice rule of both engines (engine.hpp); change the version when the tree changes.
-constexpr const char* kChoiceRule = "mrv-first/1";
-
 SearchJob::SearchJob(const Problem& problem, const SolutionJudge* judge, Backend backend)
     : problem_(problem),
       judge_(judge),
@@ -112,7 +109,7 @@ TreeIdentity SearchJob::identity(std::uint32_t cut, std::uint32_t shard_index,
   id.items = problem_.num_items();
   id.options = problem_.num_options();
   id.order = detail::search_order_name(problem_);
-  id.rule = kChoiceRule;
+  id.rule = detail::choice_rule(problem_, backend_);
   id.judge = judge_ ? judge_->identity() : "";
   id.cut = cut;
   id.shard_index = shard_index;

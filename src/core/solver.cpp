@@ -85,6 +85,15 @@ Backend resolve_backend(const Problem& p, Backend backend) {
   return backend;
 }
 
+// Change a version when its tree changes.
+std::string choice_rule(const Problem& p, Backend backend) {
+  if (resolve_backend(p, backend) == Backend::kBitset) {
+    if (const std::uint32_t t = bitset_prune_limit(p))
+      return "mrv-first+prune" + std::to_string(t) + "/1";
+  }
+  return "mrv-first/1";
+}
+
 std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend) {
   if (resolve_backend(p, backend) == Backend::kBitset) return make_bitset_engine(p);
   return std::make_unique<DlxEngine>(std::make_shared<const Dlx>(p));

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/happycube/puzzle.hpp"
@@ -57,26 +58,45 @@ void clean(F&& f) {
 }
 
 // Solves what a reader accepted, a little way (SolveLimits::max_nodes), with dancing links and,
-// where it applies, the bitset backend. The two walk the same tree, so within the same node limit
-// they find the same solutions; each one found is a solution by check_solution and, for a
-// puzzle, by the puzzle's own verifier (which does not trust the compiled matrix).
+// where it applies, the bitset backend. The two walk the same tree (the bitset backend without
+// pruning), so within the same node limit they find the same solutions; each one found is a
+// solution by check_solution and, for a puzzle, by the puzzle's own verifier (which does not
+// trust the compiled matrix). Where the bitset backend prunes, its smaller tree has the same
+// solutions.
 inline void solve_some(const Problem& pb, const Puzzle* puzzle = nullptr) {
   SolveLimits lim;
   lim.max_nodes = 2000;
   std::vector<std::vector<OptionId>> found[2];
   SolveStats st[2];
   int runs = 0;
-  for (const Backend b : {Backend::kLinks, Backend::kAuto}) {
-    Solver solver(pb, b);
-    if (runs == 1 && solver.backend() == Backend::kLinks) break;
-    std::vector<std::vector<OptionId>>& list = found[runs];
-    st[runs] = solver.solve(
+  const auto run = [&](Solver& solver, std::vector<std::vector<OptionId>>& list) {
+    return solver.solve(
         [&](std::span<const OptionId> sol) {
           if (list.size() < 8) list.emplace_back(sol.begin(), sol.end());
           return true;
         },
         lim);
+  };
+  // The bitset backend's plain tree (no pruning) is the tree of dancing links.
+  detail::g_bitset_prune = detail::BitsetPrune::kOff;
+  for (const Backend b : {Backend::kLinks, Backend::kAuto}) {
+    Solver solver(pb, b);
+    if (runs == 1 && solver.backend() == Backend::kLinks) break;
+    st[runs] = run(solver, found[runs]);
     ++runs;
+  }
+  detail::g_bitset_prune = detail::BitsetPrune::kAuto;
+  if (runs == 2 && detail::bitset_prune_limit(pb) > 0) {
+    // Pruning: a smaller tree with the same solutions.
+    Solver pruned(pb, Backend::kBitset);
+    std::vector<std::vector<OptionId>> list;
+    const SolveStats sp = run(pruned, list);
+    if (sp.complete && st[0].complete) {
+      require(sp.solutions == st[0].solutions, "pruning keeps every solution");
+      require(sp.nodes <= st[0].nodes, "pruning never adds nodes");
+    }
+    for (const std::vector<OptionId>& sol : list)
+      require(check_solution(pb, sol).empty(), "a solution found with pruning covers every item");
   }
   require(st[0].nodes <= lim.max_nodes, "the node limit holds");
   require(st[0].complete || st[0].nodes == lim.max_nodes, "a run stops only at the node limit");
