@@ -72,16 +72,22 @@ struct MultTables {
   std::uint32_t K = 0;      // items with hi >= 2 (room and need kept per level)
   std::uint32_t cstride = 0;
   std::size_t levels = 0;
-  std::vector<std::uint32_t> opt_start;   // per option: its entries
-  std::vector<std::uint32_t> ent_item;    // internal item
-  std::vector<std::uint32_t> ent_kill;    // dense row killed when the entry's item is covered
+  std::vector<std::uint32_t> opt_start;  // per option: its entries
+  std::vector<std::uint32_t> ent_item;   // internal item
+  std::vector<std::uint32_t> ent_kill;   // dense row killed when the entry's item is covered
+  // Per option, what choosing it commits (the branched item aside): st_* lists the dense rows it
+  // kills for certain, as offsets (row x words): first its primary items with hi <= 1 (st_np of
+  // them, covered), then its secondary entries; mx_* lists its items with hi >= 2.
+  std::vector<std::uint32_t> st_start, st_off, st_np;
+  std::vector<std::uint32_t> st_item;  // parallel to st_off: the item of a primary row
+  std::vector<std::uint32_t> mx_start, mx_items;
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
   std::vector<std::int32_t> slot;  // per primary item: index among the hi >= 2 items, or -1
   std::vector<std::int32_t> lo, hi;
-  std::vector<std::uint64_t> dense;   // rows of `words` words: items, then (item, colour) pairs
-  std::vector<std::uint16_t> optvec;  // cstride <= 256: options as vectors of 16-bit ones
-  std::vector<OptionId> order;        // internal option -> the problem's option
+  std::vector<std::uint64_t> dense;  // rows of `words` words: items, then (item, colour) pairs
+  std::vector<std::uint8_t> optvec;  // cstride <= 256: options as vectors of 8-bit ones
+  std::vector<OptionId> order;       // internal option -> the problem's option
   // Level 0.
   std::vector<std::uint64_t> live0;
   std::vector<std::uint16_t> key0;
@@ -97,7 +103,7 @@ struct MultTables {
       if (!p.item(i).primary) internal[i] = n++;
     m = static_cast<std::uint32_t>(p.num_options());
     words = (m + 63) / 64;
-    cstride = (n1 + 15) / 16 * 16;
+    cstride = (n1 + 31) / 32 * 32;
     levels = mult_levels(p);
     slot.assign(n1, -1);
     lo.assign(n1, 1);
@@ -156,6 +162,23 @@ struct MultTables {
             row[o / 64] &= ~(std::uint64_t{1} << (o % 64));
       }
     }
+    st_start.push_back(0);
+    mx_start.push_back(0);
+    for (OptionId o = 0; o < m; ++o) {
+      std::uint32_t np = 0;
+      for (std::uint32_t e = opt_start[o]; e < opt_start[o + 1]; ++e) {
+        const std::uint32_t j = ent_item[e];
+        if (j < n1 && slot[j] < 0) st_off.push_back(j * words), st_item.push_back(j), ++np;
+      }
+      for (std::uint32_t e = opt_start[o]; e < opt_start[o + 1]; ++e) {
+        const std::uint32_t j = ent_item[e];
+        if (j >= n1) st_off.push_back(ent_kill[e] * words), st_item.push_back(j);
+        if (j < n1 && slot[j] >= 0) mx_items.push_back(j);
+      }
+      st_start.push_back(static_cast<std::uint32_t>(st_off.size()));
+      st_np.push_back(np);
+      mx_start.push_back(static_cast<std::uint32_t>(mx_items.size()));
+    }
     if (cstride <= 256) {
       optvec.assign(std::size_t{m} * cstride, 0);
       for (OptionId o = 0; o < m; ++o)
@@ -206,7 +229,7 @@ class BitsetMultEngine final : public Engine {
     covered_.resize(longest + 1);
     bumped_.resize(longest + 1);
     if (!t.optvec.empty())
-      subtract_ = kill_table(std::make_index_sequence<16>{})[t.cstride / 16 - 1];
+      subtract_ = kill_table(std::make_index_sequence<8>{})[t.cstride / 32 - 1];
   }
 
   std::unique_ptr<Engine> clone() const override { return std::make_unique<BitsetMultEngine>(t_); }
@@ -270,24 +293,42 @@ class BitsetMultEngine final : public Engine {
     }
   }
 
-  // k1 = k0 minus the count vector of every option that died between src and dst.
+  // k1 = k0 minus the count vector of every option that died between src and dst. The
+  // decrements are summed in 8-bit lanes (NV vectors of 32 in registers; half the bytes of
+  // 16-bit vectors to read per option), flushed into the 16-bit keys every 255 options.
   template <int NV>
   void subtract_killed(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst,
                        const std::uint16_t* k0, std::uint16_t* k1) const {
+    std::memcpy(k1, k0, sizeof(std::uint16_t) * 32 * NV);
     __m256i acc[NV];
-    for (int v = 0; v < NV; ++v)
-      acc[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k0) + v);
+    for (int v = 0; v < NV; ++v) acc[v] = _mm256_setzero_si256();
     const std::uint32_t* nz = &nz_[std::size_t{level} * W_];
-    const std::uint16_t* vecs = t_->optvec.data();
+    const std::uint8_t* vecs = t_->optvec.data();
+    std::uint32_t n = 0;
+    __m256i* key = reinterpret_cast<__m256i*>(k1);
+    auto flush = [&] {
+      for (int v = 0; v < NV; ++v) {
+        const __m256i lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(acc[v]));
+        const __m256i hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(acc[v], 1));
+        _mm256_storeu_si256(key + 2 * v, _mm256_sub_epi16(_mm256_loadu_si256(key + 2 * v), lo));
+        _mm256_storeu_si256(key + 2 * v + 1,
+                            _mm256_sub_epi16(_mm256_loadu_si256(key + 2 * v + 1), hi));
+        acc[v] = _mm256_setzero_si256();
+      }
+    };
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
       const std::uint32_t w = nz[q];
       for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
         const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
-        const __m256i* ov = reinterpret_cast<const __m256i*>(vecs + std::size_t{o} * NV * 16);
-        for (int v = 0; v < NV; ++v) acc[v] = _mm256_sub_epi16(acc[v], _mm256_loadu_si256(ov + v));
+        const __m256i* ov = reinterpret_cast<const __m256i*>(vecs + std::size_t{o} * NV * 32);
+        for (int v = 0; v < NV; ++v) acc[v] = _mm256_add_epi8(acc[v], _mm256_loadu_si256(ov + v));
+        if (++n == 255) {
+          flush();
+          n = 0;
+        }
       }
     }
-    for (int v = 0; v < NV; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(k1) + v, acc[v]);
+    flush();
   }
   using SubtractFn = void (BitsetMultEngine::*)(std::uint32_t, const std::uint64_t*,
                                                 const std::uint64_t*, const std::uint16_t*,
@@ -307,16 +348,26 @@ class BitsetMultEngine final : public Engine {
     const std::int32_t* need0 = &need_[L * ks_];
     std::int32_t* room1 = &room_[L1 * ks_];
     std::int32_t* need1 = &need_[L1 * ks_];
-    std::memcpy(room1, room0, sizeof(std::int32_t) * t.K);
-    std::memcpy(need1, need0, sizeof(std::int32_t) * t.K);
-    std::uint32_t nrows = 0, ncov = 0, nbump = 0;
+    for (std::uint32_t k = 0; k < t.K; ++k) room1[k] = room0[k], need1[k] = need0[k];
+    // Rows to kill: x's fixed ones (st_*), and the extra ones of items covered now (rows_).
+    const std::uint32_t* rows = nullptr;
+    std::uint32_t nrows = 0, np = 0, nextra = 0, nbump = 0;
     std::uint32_t open = open_[L];
+    if (!none) {
+      rows = &t.st_off[t.st_start[x]];
+      nrows = t.st_start[x + 1] - t.st_start[x];
+      np = t.st_np[x];  // covered (i among them when it has hi <= 1)
+      open -= np;
+    }
     if (f.mode != kTweak) {  // i was covered when branching
-      rows_[nrows++] = i;
-      covered_[ncov++] = i;
-      --open;
+      if (none || t.slot[i] >= 0) {
+        rows_[nextra] = i * static_cast<std::uint32_t>(W_);
+        covered_[nextra++] = i;
+        --open;
+      }
     } else if (none) {  // i leaves the active items (its column is empty)
-      covered_[ncov++] = i;
+      covered_[nextra] = i;
+      rows_[nextra++] = UINT32_MAX;  // (no row: nothing of i is live)
       --open;
     } else {
       const std::int32_t s = t.slot[i];
@@ -324,18 +375,15 @@ class BitsetMultEngine final : public Engine {
       if (need1[s]-- > 0) bumped_[nbump++] = i;
     }
     if (!none) {
-      for (std::uint32_t e = t.opt_start[x], ee = t.opt_start[x + 1]; e < ee; ++e) {
-        const std::uint32_t j = t.ent_item[e];
+      for (std::uint32_t e = t.mx_start[x], ee = t.mx_start[x + 1]; e < ee; ++e) {
+        const std::uint32_t j = t.mx_items[e];
         if (j == i) continue;
-        if (j >= t.n1) {
-          rows_[nrows++] = t.ent_kill[e];
-          continue;
-        }
         const std::int32_t s = t.slot[j];
-        if (s < 0 || room1[s] == 1) {
-          if (s >= 0) room1[s] = 0, --need1[s];
-          rows_[nrows++] = j;
-          covered_[ncov++] = j;
+        if (room1[s] == 1) {
+          room1[s] = 0;
+          --need1[s];
+          rows_[nextra] = j * static_cast<std::uint32_t>(W_);
+          covered_[nextra++] = j;
           --open;
         } else {
           --room1[s];
@@ -352,10 +400,13 @@ class BitsetMultEngine final : public Engine {
     std::uint32_t* nz1 = &nz_[L1 * W_];
     std::uint32_t c = 0;
     const std::uint64_t* dense = t.dense.data();
+    const std::uint32_t ncov = nextra;
+    if (nextra && rows_[0] == UINT32_MAX) nextra = 0;  // (tweak's none: no row)
     for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
       const std::uint32_t w = nz[q];
       std::uint64_t v = src[w];
-      for (std::uint32_t r = 0; r < nrows; ++r) v &= ~dense[rows_[r] * W_ + w];
+      for (std::uint32_t r = 0; r < nrows; ++r) v &= ~dense[rows[r] + w];
+      for (std::uint32_t r = 0; r < nextra; ++r) v &= ~dense[rows_[r] + w];
       dst[w] = v;
       nz1[c] = w;
       c += v != 0;
@@ -380,6 +431,8 @@ class BitsetMultEngine final : public Engine {
         }
       }
     }
+    const std::uint32_t* pitem = none ? nullptr : &t.st_item[t.st_start[x]];
+    for (std::uint32_t q = 0; q < np; ++q) k1[pitem[q]] = kInactive;
     for (std::uint32_t q = 0; q < ncov; ++q) k1[covered_[q]] = kInactive;
     for (std::uint32_t q = 0; q < nbump; ++q) ++k1[bumped_[q]];
   }
@@ -606,9 +659,9 @@ bool bitset_mult_supported(const Problem& p) {
       for (ColourId c : p.option_colours(o)) coloured += c != 0;
   }
   const std::size_t levels = mult_levels(p);
-  const std::size_t cstride = (p.num_primary() + 15) / 16 * 16;
+  const std::size_t cstride = (p.num_primary() + 31) / 32 * 32;
   const std::size_t bytes = (p.num_items() + coloured + 2 * levels) * words * 8 +
-                            levels * cstride * 2 + p.num_options() * cstride * 2;
+                            levels * cstride * 2 + p.num_options() * cstride;
   return bytes <= (std::size_t{64} << 20);
 }
 
