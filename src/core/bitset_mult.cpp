@@ -86,8 +86,11 @@ struct MultTables {
   std::vector<std::int32_t> slot;  // per primary item: index among the hi >= 2 items, or -1
   std::vector<std::int32_t> lo, hi;
   std::vector<std::uint64_t> dense;  // rows of `words` words: items, then (item, colour) pairs
-  std::vector<std::uint8_t> optvec;  // cstride <= 256: options as vectors of 8-bit ones
-  std::vector<OptionId> order;       // internal option -> the problem's option
+  // cstride <= 256: each option as a vector of 8-bit ones at its primary items.
+  std::vector<std::uint8_t> optvec;
+  // When it fits in 8 MiB: per option, the union of its st_* rows (what it kills for certain).
+  std::vector<std::uint64_t> conflict;
+  std::vector<OptionId> order;  // internal option -> the problem's option
   // Level 0.
   std::vector<std::uint64_t> live0;
   std::vector<std::uint16_t> key0;
@@ -182,8 +185,17 @@ struct MultTables {
     if (cstride <= 256) {
       optvec.assign(std::size_t{m} * cstride, 0);
       for (OptionId o = 0; o < m; ++o)
-        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
+        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
           optvec[std::size_t{o} * cstride + prim_items[r]] = 1;
+        }
+    }
+
+    if (std::size_t{m} * words * 8 <= (std::size_t{8} << 20)) {
+      conflict.assign(std::size_t{m} * words, 0);
+      for (OptionId o = 0; o < m; ++o)
+        for (std::uint32_t r = st_start[o]; r < st_start[o + 1]; ++r)
+          for (std::uint32_t w = 0; w < words; ++w)
+            conflict[std::size_t{o} * words + w] |= dense[st_off[r] + w];
     }
 
     // Level 0: items that may never be covered (hi = 0) take their options out of play.
@@ -402,10 +414,16 @@ class BitsetMultEngine final : public Engine {
     const std::uint64_t* dense = t.dense.data();
     const std::uint32_t ncov = nextra;
     if (nextra && rows_[0] == UINT32_MAX) nextra = 0;  // (tweak's none: no row)
+    const std::uint64_t* conf =
+        none || t.conflict.empty() ? nullptr : &t.conflict[std::size_t{x} * W_];
     for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
       const std::uint32_t w = nz[q];
       std::uint64_t v = src[w];
-      for (std::uint32_t r = 0; r < nrows; ++r) v &= ~dense[rows[r] + w];
+      if (conf) {
+        v &= ~conf[w];
+      } else {
+        for (std::uint32_t r = 0; r < nrows; ++r) v &= ~dense[rows[r] + w];
+      }
       for (std::uint32_t r = 0; r < nextra; ++r) v &= ~dense[rows_[r] + w];
       dst[w] = v;
       nz1[c] = w;
