@@ -330,14 +330,17 @@ class BitsetMultEngine final : public Engine {
     };
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
       const std::uint32_t w = nz[q];
-      for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
-        const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
-        const __m256i* ov = reinterpret_cast<const __m256i*>(vecs + std::size_t{o} * NV * 32);
+      std::uint64_t kill = src[w] & ~dst[w];
+      n += static_cast<std::uint32_t>(__builtin_popcountll(kill));
+      if (n > 255) {  // (a word holds at most 64)
+        flush();
+        n = static_cast<std::uint32_t>(__builtin_popcountll(kill));
+      }
+      const std::uint8_t* base = vecs + std::size_t{w} * 64 * NV * 32;
+      for (; kill; kill &= kill - 1) {
+        const __m256i* ov = reinterpret_cast<const __m256i*>(
+            base + static_cast<std::size_t>(__builtin_ctzll(kill)) * NV * 32);
         for (int v = 0; v < NV; ++v) acc[v] = _mm256_add_epi8(acc[v], _mm256_loadu_si256(ov + v));
-        if (++n == 255) {
-          flush();
-          n = 0;
-        }
       }
     }
     flush();
