@@ -311,22 +311,23 @@ class BitsetMultEngine final : public Engine {
   template <int NV>
   void subtract_killed(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst,
                        const std::uint16_t* k0, std::uint16_t* k1) const {
-    std::memcpy(k1, k0, sizeof(std::uint16_t) * 32 * NV);
     __m256i acc[NV];
     for (int v = 0; v < NV; ++v) acc[v] = _mm256_setzero_si256();
     const std::uint32_t* nz = &nz_[std::size_t{level} * W_];
     const std::uint8_t* vecs = t_->optvec.data();
     std::uint32_t n = 0;
     __m256i* key = reinterpret_cast<__m256i*>(k1);
+    const __m256i* from = reinterpret_cast<const __m256i*>(k0);  // k1 after the first flush
     auto flush = [&] {
       for (int v = 0; v < NV; ++v) {
         const __m256i lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(acc[v]));
         const __m256i hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(acc[v], 1));
-        _mm256_storeu_si256(key + 2 * v, _mm256_sub_epi16(_mm256_loadu_si256(key + 2 * v), lo));
+        _mm256_storeu_si256(key + 2 * v, _mm256_sub_epi16(_mm256_loadu_si256(from + 2 * v), lo));
         _mm256_storeu_si256(key + 2 * v + 1,
-                            _mm256_sub_epi16(_mm256_loadu_si256(key + 2 * v + 1), hi));
+                            _mm256_sub_epi16(_mm256_loadu_si256(from + 2 * v + 1), hi));
         acc[v] = _mm256_setzero_si256();
       }
+      from = key;
     };
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
       const std::uint32_t w = nz[q];
