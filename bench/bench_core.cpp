@@ -2,7 +2,8 @@
 //   ./build/cubex_bench --benchmark_filter=Core
 // Each benchmark repeats 3 times and reports the median (CPU time). Core/<file> uses the backend
 // chosen automatically (the bitset one on all of these), Core/<file>/links forces dancing links.
-// y25_o1, y25_o2 and bedlam_sym (minutes with links) run only with CUBEX_BENCH_LONG=1.
+// y25_o1, y25_o2 and bedlam_sym (minutes with links) run only with CUBEX_BENCH_LONG=1, and so does
+// Core/conway_mult/links (Core/conway_mult: multiplicities, on the bitset engine of Algorithm M).
 // Core/one_item_1M: a million options of one item (a million solutions, each a child of the
 // root): the corner that was quadratic in the bitset backend (issue 16); target under 1 s.
 #include <benchmark/benchmark.h>
@@ -70,6 +71,7 @@ const bool registered = [] {
   core("Core/soma", "soma.dlx");
   core("Core/pent6x10_sym", "pent6x10_sym.dlx");
   core("Core/y25_o0", "y25_o0.dlx");
+  core("Core/conway_mult", "conway_mult.dlx");  // multiplicities: the bitset engine of Algorithm M
   core("Core/soma/links", "soma.dlx", cubex::Backend::kLinks);
   core("Core/pent6x10_sym/links", "pent6x10_sym.dlx", cubex::Backend::kLinks);
   for (auto [name, backend] : {std::pair{"Core/one_item_1M", cubex::Backend::kBitset},
@@ -85,6 +87,7 @@ const bool registered = [] {
     core("Core/y25_o2", "y25_o2.dlx");
     core("Core/bedlam_sym", "bedlam_sym.dlx");
     core("Core/y25_o0/links", "y25_o0.dlx", cubex::Backend::kLinks);
+    core("Core/conway_mult/links", "conway_mult.dlx", cubex::Backend::kLinks);
   }
   return true;
 }();

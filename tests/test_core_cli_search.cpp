@@ -213,6 +213,23 @@ TEST(SearchCli, BadShardAndForeignCheckpointAreRefused) {
   EXPECT_NE(r.output.find("junk.ck: version: expected this key"), std::string::npos) << r.output;
 }
 
+// A backend that cannot take the problem is bad input (exit 2, saying why), not an internal
+// error: 30,000 options of an item with a multiplicity are more than the bitset engine takes.
+TEST(SearchCli, BackendThatCannotTakeTheProblemIsRefused) {
+  TempDir dir;
+  std::string text = "0:2|A B\nB\n";
+  for (int k = 0; k < 30000; ++k) text += "A\n";
+  const std::string f = dir.file("wide.dlx", text);
+  auto r = run_cubex("solve '" + f + "' --backend bitset --quiet --threads 1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--backend: the bitset backend needs"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+  // Conway's puzzle (multiplicities) is taken, with the count of the links backend.
+  r = run_cubex("solve '" + xc("conway_mult.dlx") + "' --backend bitset --quiet --limit 5");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("solutions: 5"), std::string::npos) << r.output;
+}
+
 // Solutions are listed in the order of a one-thread run whatever the number of threads, and
 // --limit keeps the same first ones.
 TEST(SearchCli, SolutionsComeInTheSameOrderForAnyNumberOfThreads) {

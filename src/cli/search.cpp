@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "cli.hpp"
@@ -174,7 +176,13 @@ SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisito
     if (t.cut) opt.cut = t.cut;
     opt.resume = &*o.saved;
   }
-  SearchJob job(sym ? sym->restricted() : pb, sym, backend);
+  std::optional<SearchJob> made;  // a backend that cannot take the problem is bad input
+  try {
+    made.emplace(sym ? sym->restricted() : pb, sym, backend);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--backend: ") + e.what());
+  }
+  SearchJob& job = *made;
   if (o.saved) {
     const std::string d =
         job.identity(opt.shard_count > 1 ? opt.cut : 0, opt.shard_index, opt.shard_count)

@@ -101,7 +101,7 @@ std::vector<OptionId> search_order(const Problem& p);
 // "sorted" or "input": which of the two orders above applies (part of the tree's identity).
 const char* search_order_name(const Problem& p);
 
-// kAuto picks the bitset backend when the problem has no multiplicities, the CPU has POPCNT, AVX2
+// kAuto picks a bitset backend (bitset_mult.cpp with multiplicities), when the CPU has POPCNT, AVX2
 // and BMI2, and its tables stay small (items x options / 8 bytes); otherwise dancing links.
 std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend);
 Backend resolve_backend(const Problem& p, Backend backend);

@@ -14,8 +14,15 @@ namespace detail {
 
 std::unique_ptr<Engine> make_bitset_engine(const Problem& p);  // bitset.cpp
 bool bitset_supported(const Problem& p);
+std::unique_ptr<Engine> make_bitset_mult_engine(const Problem& p);  // bitset_mult.cpp
+bool bitset_mult_supported(const Problem& p);
 
 namespace {
+
+// Multiplicities have their own bitset engine (Algorithm M on bitsets).
+bool bitset_applies(const Problem& p) {
+  return p.has_multiplicities() ? bitset_mult_supported(p) : bitset_supported(p);
+}
 
 // Dancing links. Every run leaves the matrix as it found it (Dlx::unwind), so one copy serves
 // all runs; a clone copies the pristine matrix.
@@ -76,11 +83,11 @@ Backend resolve_backend(const Problem& p, Backend backend) {
                        " nodes; the solver takes at most " + std::to_string(kMaxMatrixNodes) +
                        " (its node indices are 32-bit)");
   }
-  if (backend == Backend::kAuto) return bitset_supported(p) ? Backend::kBitset : Backend::kLinks;
-  if (backend == Backend::kBitset && !bitset_supported(p)) {
+  if (backend == Backend::kAuto) return bitset_applies(p) ? Backend::kBitset : Backend::kLinks;
+  if (backend == Backend::kBitset && !bitset_applies(p)) {
     throw std::invalid_argument(
-        "the bitset backend needs a problem without multiplicities, with options, and a CPU with "
-        "POPCNT, AVX2 and BMI2");
+        "the bitset backend needs a problem with options, tables that fit in 64 MiB (with "
+        "multiplicities: under 28,672 options), and a CPU with POPCNT, AVX2 and BMI2");
   }
   return backend;
 }
@@ -95,7 +102,8 @@ std::string choice_rule(const Problem& p, Backend backend) {
 }
 
 std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend) {
-  if (resolve_backend(p, backend) == Backend::kBitset) return make_bitset_engine(p);
+  if (resolve_backend(p, backend) == Backend::kBitset)
+    return p.has_multiplicities() ? make_bitset_mult_engine(p) : make_bitset_engine(p);
   return std::make_unique<DlxEngine>(std::make_shared<const Dlx>(p));
 }
 

@@ -5,8 +5,8 @@
 //   solver.solve([&](std::span<const cubex::OptionId> s) { ...; return true; });  // visit all
 //
 // Two backends walk the same search tree (Backend below): Knuth's Algorithm X over dancing
-// links, extended with his Algorithm M for multiplicities, and, for plain exact cover, bitsets
-// of the live options (src/core/bitset.cpp). At each level the primary item with the fewest
+// links, extended with his Algorithm M for multiplicities, and bitsets of the live options
+// (src/core/bitset.cpp; with multiplicities src/core/bitset_mult.cpp). At each level the primary item with the fewest
 // remaining options (MRV; ties: the first item) is branched on. The search loops are iterative,
 // allocate nothing and make no virtual call; a visitor is called once per solution.
 //
@@ -63,8 +63,9 @@ struct SolveStats {
 // The search backends. Both walk the same tree (same item choices, same order of children) and
 // give the same solutions in the same order; they differ only in speed and in what they accept.
 //   kLinks:  dancing links (Algorithms X and M): every problem, multiplicities included.
-//   kBitset: live-option bitsets: problems without multiplicities (every primary item 1..1),
-//            usually several times faster on puzzle-sized matrices.
+//   kBitset: live-option bitsets, usually several times faster on puzzle-sized matrices:
+//            plain exact cover, and multiplicities (Algorithm M) with under 28,672 options;
+//            the CPU needs POPCNT, AVX2 and BMI2.
 //   kAuto:   kBitset where it applies, else kLinks.
 enum class Backend { kAuto, kLinks, kBitset };
 
@@ -86,8 +87,8 @@ constexpr std::uint64_t kMaxMatrixNodes = 0x7fffffff;
 // compile time (Solver s(make_problem()) does not compile: keep the Problem in a variable).
 class Solver {
  public:
-  // Throws std::invalid_argument when `backend` is kBitset and the problem has multiplicities,
-  // and ProblemError when the matrix has more than kMaxMatrixNodes nodes.
+  // Throws std::invalid_argument when `backend` is kBitset and the problem is outside what it
+  // takes (see Backend), and ProblemError when the matrix has more than kMaxMatrixNodes nodes.
   explicit Solver(const Problem& problem, Backend backend = Backend::kAuto);
   Solver(Problem&&, Backend = Backend::kAuto) = delete;  // it would dangle
   ~Solver();
