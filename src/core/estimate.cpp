@@ -10,13 +10,17 @@
 
 namespace cubex::detail {
 
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 namespace {
 
 // CPU seconds of the calling thread (the budget is a share of the CPU, whatever the load).
 double cpu_now() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  return thread_cpu_seconds();
 }
 double since(double t0) {
   return cpu_now() - t0;

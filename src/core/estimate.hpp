@@ -30,6 +30,9 @@ namespace cubex::detail {
 
 class Engine;
 
+// CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds();
+
 class FrontierEstimate {
  public:
   // Lists the frontier of `left` (spans in tree order, not overlapping): depths `from_depth`,

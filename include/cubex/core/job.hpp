@@ -128,10 +128,15 @@ struct JobState {
 };
 
 struct JobProgress {
-  JobCounts counts;         // settled so far (this run and the runs before a resume)
-  double fraction = 0;      // estimated share of this shard's tree searched (0..1, never falls)
-  double elapsed = 0;       // seconds, this run and the runs before
-  double eta = -1;          // seconds left (-1: not known yet)
+  JobCounts counts;     // settled so far (this run and the runs before a resume)
+  double fraction = 0;  // estimated share of this shard's tree searched (0..1, never falls)
+  double elapsed = 0;   // seconds, this run and the runs before
+  double eta = -1;      // seconds left (-1: not known yet)
+  // The search threads' CPU time in this run (seconds, the thread CPU clocks; the estimate's own
+  // work is not in it) and the estimate of what is left of it (-1: not known yet). On a shared
+  // machine the wall time follows the load; these do not.
+  double cpu = 0;
+  double cpu_eta = -1;
   unsigned busy = 0;        // threads searching
   std::size_t pending = 0;  // spans waiting
 };
