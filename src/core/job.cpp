@@ -1041,6 +1041,36 @@ std::vector<TreeSpan> JobLink::spans() const {
   return out;
 }
 
+NodesLeftEstimate::NodesLeftEstimate(const SearchJob& job)
+    : engine_(job.proto_->clone()), frontier_(std::make_unique<detail::FrontierEstimate>()) {}
+NodesLeftEstimate::~NodesLeftEstimate() = default;
+
+bool NodesLeftEstimate::start(const std::vector<TreeSpan>& work, double seconds) {
+  if (work.empty()) return false;
+  return frontier_->build(*engine_, work, std::size_t{1} << 16, seconds);
+}
+bool NodesLeftEstimate::started() const {
+  return frontier_->built();
+}
+void NodesLeftEstimate::sample(const std::vector<TreeSpan>& left, double seconds) {
+  frontier_->sample(*engine_, left, seconds);
+}
+double NodesLeftEstimate::nodes(const std::vector<TreeSpan>& left, std::uint64_t searched) const {
+  if (left.empty()) return 0;
+  if (!frontier_->built()) return -1;
+  const std::size_t in_left = frontier_->count_left(left);
+  const double finished =
+      static_cast<double>(frontier_->size() - std::min(frontier_->size(), in_left));
+  return frontier_->nodes(left, finished >= 1 ? static_cast<double>(searched) / finished : -1)
+      .nodes;
+}
+std::size_t NodesLeftEstimate::samples() const {
+  return frontier_->samples();
+}
+double NodesLeftEstimate::seconds() const {
+  return frontier_->seconds() + frontier_->build_seconds();
+}
+
 JobResult SearchJob::run(const JobOptions& options, ClassVisitor* visit) {
   JobRunner runner(*this, options, visit);
   return runner.run();
