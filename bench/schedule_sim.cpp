@@ -823,6 +823,12 @@ EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
     return m.eta >= 0 && m.cpu_eta >= 0 && m.fraction > 0 && m.elapsed < total && m.nodes < nodes &&
            m.cpu < cpu;
   };
+  if (std::getenv("ETA_TRACE")) {
+    for (const Mark& m : marks)
+      if (usable(m))
+        std::fprintf(stderr, "T %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n", m.elapsed, m.cpu, m.cpu_eta,
+                     m.eta, total, cpu, m.fraction);
+  }
   EtaRun out;
   out.seconds = total;
   out.cpu = cpu;

@@ -224,9 +224,9 @@ class Net {
              MPI_STATUS_IGNORE);
     from = st.MPI_SOURCE;
     tag = st.MPI_TAG;
-    if (w.empty() || w[0] != kMagic) {
+    if (w.empty() || w[0] != kMagic) {  // (invalid_argument: a run set up wrong, exit 2)
       const bool ours = !w.empty() && (w[0] & ~std::uint64_t{0xFFFF}) == kMagicBase;
-      throw std::runtime_error(
+      throw std::invalid_argument(
           "rank " + std::to_string(from) + " speaks " +
           (ours ? "version " + std::to_string(w[0] & 0xFFFF) +
                       " of the cluster protocol, this "
