@@ -91,23 +91,25 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, 
   return listed && built();
 }
 
+// The first frontier node not before `p` (frontier nodes before it are < p).
+std::size_t FrontierEstimate::first_not_before(const TreePath& p) const {
+  std::size_t lo = 0, hi = count_;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const auto at = paths_.begin() + static_cast<std::ptrdiff_t>(mid * depth_);
+    if (std::lexicographical_compare(at, at + depth_, p.begin(), p.end())) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 std::vector<std::pair<std::size_t, std::size_t>> FrontierEstimate::ranges(
     const std::vector<TreeSpan>& left) const {
   std::vector<std::pair<std::size_t, std::size_t>> r;
-  // The first frontier node not before `p` (frontier nodes before it are < p).
-  auto lower = [&](const TreePath& p) {
-    std::size_t lo = 0, hi = count_;
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      const auto at = paths_.begin() + static_cast<std::ptrdiff_t>(mid * depth_);
-      if (std::lexicographical_compare(at, at + depth_, p.begin(), p.end())) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  };
+  auto lower = [this](const TreePath& p) { return first_not_before(p); };
   for (const TreeSpan& s : left) {
     const std::size_t lo = lower(s.begin), hi = s.to_end ? count_ : lower(s.end);
     if (lo < hi) r.emplace_back(lo, hi);
@@ -164,12 +166,36 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
   if (!built()) return res;
   const auto rs = ranges(left);
   for (const auto& [lo, hi] : rs) res.left += hi - lo;
+  // The frontier nodes that spans of `left` start inside (searched in part), and their samples'
+  // sizes (-1: none). Their samples still count in the mean: they stand for their neighbours
+  // until the search leaves them (dropping a heavy one as the search enters it would take its
+  // weight off while its work is still ahead).
+  std::vector<std::pair<std::size_t, double>> inside;
+  for (const TreeSpan& s : left) {
+    if (s.begin.size() <= depth_) continue;
+    const std::size_t k = first_not_before(s.begin);
+    const auto at = paths_.begin() + static_cast<std::ptrdiff_t>((k > 0 ? k - 1 : 0) * depth_);
+    if (k > 0 && std::equal(at, at + depth_, s.begin.begin())) {
+      inside.emplace_back(k - 1, -1.0);
+    } else {
+      inside.emplace_back(count_, -1.0);  // (not listed: none)
+    }
+  }
   double sum = 0, squares = 0;
   for (std::size_t j = 0; j < index_.size(); ++j) {
     const std::size_t k = index_[j];
     auto it = std::upper_bound(rs.begin(), rs.end(), k,
                                [](std::size_t v, const auto& r) { return v < r.first; });
-    if (it == rs.begin() || k >= std::prev(it)->second) continue;
+    if (it == rs.begin() || k >= std::prev(it)->second) {
+      bool in = false;
+      for (auto& [node, size] : inside) {
+        if (node == k) {
+          size = sizes_[j];
+          in = true;
+        }
+      }
+      if (!in) continue;
+    }
     sum += sizes_[j];
     squares += sizes_[j] * sizes_[j];
     ++res.samples;
@@ -192,12 +218,12 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
     const double w = diff <= var ? 1.0 : var / diff;
     mean = w * done_mean + (1 - w) * m;
   }
-  // Spans that start inside a frontier node's subtree: about half of it is left.
-  std::size_t partial = 0;
-  for (const TreeSpan& s : left) partial += s.begin.size() > depth_;
+  // Spans that start inside a frontier node's subtree: about half of it is left (of its sample's
+  // size where it was sampled).
+  double partial = 0;
+  for (const auto& [node, size] : inside) partial += 0.5 * (size >= 0 ? size : mean);
   const double f = static_cast<double>(res.left);
-  res.nodes = f * mean + shallow_ * f / static_cast<double>(count_) +
-              0.5 * mean * static_cast<double>(partial);
+  res.nodes = f * mean + shallow_ * f / static_cast<double>(count_) + partial;
   return res;
 }
 

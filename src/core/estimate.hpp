@@ -67,6 +67,7 @@ class FrontierEstimate {
   // The index ranges [lo, hi) of the frontier nodes inside each span of `left`.
   std::vector<std::pair<std::size_t, std::size_t>> ranges(const std::vector<TreeSpan>& left) const;
   TreePath node(std::size_t k) const;
+  std::size_t first_not_before(const TreePath& p) const;
 
   std::uint32_t depth_ = 0;
   std::size_t count_ = 0;
