@@ -826,8 +826,8 @@ EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
   if (std::getenv("ETA_TRACE")) {
     for (const Mark& m : marks)
       if (usable(m))
-        std::fprintf(stderr, "T %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n", m.elapsed, m.cpu, m.cpu_eta,
-                     m.eta, total, cpu, m.fraction);
+        std::fprintf(stderr, "T %.4f %.4f %.4f %.4f %.4f %.4f %.5f %.0f %.0f\n", m.elapsed, m.cpu,
+                     m.cpu_eta, m.eta, total, cpu, m.fraction, m.nodes, nodes);
   }
   EtaRun out;
   out.seconds = total;
