@@ -74,7 +74,9 @@
 // twice: in wall seconds (the progress line's) and in the search threads' CPU seconds (JobProgress
 // cpu_eta against the CPU time the threads then really used), which the load of a shared machine
 // hardly moves: the latter is the estimator's own error. The last column is the 1-minute load
-// average before and after the file's runs.
+// average before and after the file's runs. ETA_RUNS=1 in the environment prints each run's
+// errors to stderr, ETA_TRACE=1 every report (elapsed, CPU, cpu_eta, eta, run, CPU of the run,
+// fraction, nodes, nodes of the run).
 #include <time.h>
 
 #include <algorithm>
