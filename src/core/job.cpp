@@ -318,14 +318,14 @@ class JobRunner {
   double prior_gain_ = -1;           // resumed: the saved estimate over this run's first one
   std::size_t prior_samples_ = 0;    // samples drawn when prior_gain_ was set
   double shown_fraction_ = 0;
-  // The reports' marks (wall seconds of this run, search CPU seconds, nodes searched): the first,
-  // the one after the first listing of the frontier (wall -1: none yet), and some recent ones
-  // (thinned to every other one when 64 are kept).
+  // The reports' marks (wall seconds of this run, search CPU seconds, nodes searched): the one
+  // after the first listing of the frontier (wall -1: none yet), and some recent ones (thinned
+  // to every other one when 64 are kept).
   struct Mark {
     double wall = 0, cpu = 0;
     std::uint64_t nodes = 0;
   };
-  Mark rate_start_, rate_from_{-1, 0, 0};
+  Mark rate_from_{-1, 0, 0};
   std::vector<Mark> marks_;
 };
 
@@ -624,11 +624,10 @@ JobProgress JobRunner::progress() {  // under mu_
   };
   std::vector<TreeSpan> spans = left();
   const double before = elapsed();
-  // The rate is measured between reports (the threads have just set their work aside, so the
-  // nodes are up to date): before the first listing of the frontier, then from the report after
-  // it (the listing slows the search, on a busy machine much).
+  // The rates are measured between reports (the threads have just set their work aside, so the
+  // nodes and their CPU time are up to date), from the report after the first listing of the
+  // frontier on (the listing slows the search, on a busy machine much).
   const Mark mark{before, cpu_, searched_.nodes};
-  if (!frontier_tried_) rate_start_ = mark;
   if (rate_from_.wall < 0 && frontier_tried_) rate_from_ = mark;
   if (marks_.size() >= 64) {
     for (std::size_t k = 0; 2 * k < marks_.size(); ++k) marks_[k] = marks_[2 * k];

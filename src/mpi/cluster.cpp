@@ -39,6 +39,7 @@
 #include <cstring>
 #include <deque>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -226,13 +227,13 @@ class Net {
     tag = st.MPI_TAG;
     if (w.empty() || w[0] != kMagic) {  // (invalid_argument: a run set up wrong, exit 2)
       const bool ours = !w.empty() && (w[0] & ~std::uint64_t{0xFFFF}) == kMagicBase;
-      throw std::invalid_argument(
-          "rank " + std::to_string(from) + " speaks " +
-          (ours ? "version " + std::to_string(w[0] & 0xFFFF) +
-                      " of the cluster protocol, this "
-                      "rank version " +
-                      std::to_string(kVersion) + " (another cubex version)"
-                : std::string("another cluster protocol (another cubex version?)")));
+      const std::string version = std::to_string(w.empty() ? 0 : w[0] & 0xFFFF);
+      const std::string theirs = ours ? "version " + version +
+                                            " of the cluster protocol, this rank version " +
+                                            std::to_string(kVersion)
+                                      : "another cluster protocol";
+      throw std::invalid_argument("rank " + std::to_string(from) + " speaks " + theirs +
+                                  " (another cubex version?)");
     }
     return true;
   }
@@ -285,7 +286,7 @@ class Coordinator {
         snapped_(ranks, 0),
         works_sent_(ranks, 0),
         handed_log_(ranks),
-        estimate_(job),
+        job_(job),
         t0_(Clock::now()) {
     if (opt.resume) {
       const std::string d = id.difference(opt.resume->tree);
@@ -488,7 +489,7 @@ class Coordinator {
     st.weight_done = weight_done_;
     st.seconds = base_.seconds + std::chrono::duration<double>(Clock::now() - t0_).count();
     st.nodes_left = held.empty() && pool_.empty() ? 0 : nodes_left();
-    st.estimate_samples = base_.estimate_samples + estimate_.samples();
+    st.estimate_samples = base_.estimate_samples + (estimate_ ? estimate_->samples() : 0);
     st.pending = pool_;
     st.pending.insert(st.pending.end(), held.begin(), held.end());
     std::sort(st.pending.begin(), st.pending.end(),
@@ -550,15 +551,17 @@ class Coordinator {
     }
     const std::vector<TreeSpan> left = work_left();
     constexpr double kShare = 0.02, kStart = 0.05;
-    if (!estimate_.started() && !left.empty() && !listing_tried_) {
-      listing_tried_ = true;
-      estimate_.start(left, std::max(kStart, kShare * run));
+    if (!estimate_ && !left.empty()) {
+      estimate_ = std::make_unique<NodesLeftEstimate>(job_);
+      estimate_->start(left, std::max(kStart, kShare * run));
       listed_at_ = done_.nodes;
     }
-    const double budget = kShare * run + std::min(kStart, 0.1 * run) - estimate_.seconds();
-    if (estimate_.started() && !left.empty())
-      estimate_.sample(left, std::max(budget, 0.005 * (estimate_.samples() == 0)));
-    double rest = estimate_.started() ? estimate_.nodes(left, done_.nodes - listed_at_) : -1;
+    if (estimate_ && estimate_->started() && !left.empty()) {
+      const double budget = kShare * run + std::min(kStart, 0.1 * run) - estimate_->seconds();
+      estimate_->sample(left, std::max(budget, estimate_->samples() == 0 ? 0.005 : 0.0));
+    }
+    const bool started = estimate_ && estimate_->started();
+    double rest = started ? estimate_->nodes(left, done_.nodes - listed_at_) : -1;
     if (rest < 0) {  // no frontier: the estimated shares of the tree (engine.hpp)
       const double total = base_.weight_total > 0 ? base_.weight_total : 1;
       if (weight_done_ > 0)
@@ -566,18 +569,18 @@ class Coordinator {
             static_cast<double>(done_.nodes) * std::max(0.0, total - weight_done_) / weight_done_;
     }
     if (rest < 0) return p;
-    if (base_.nodes_left >= 0 && base_.estimate_samples > 0 && estimate_.started()) {
+    if (base_.nodes_left >= 0 && base_.estimate_samples > 0 && started) {
       // Resumed: start from the saved estimate (no jump); this run's samples take over as they
       // outnumber those behind it.
       if (prior_gain_ < 0 && rest > 0) {
         const double saved =
             std::max(0.0, base_.nodes_left - static_cast<double>(done_.nodes - base_.counts.nodes));
         prior_gain_ = saved / rest;
-        prior_samples_ = estimate_.samples();
+        prior_samples_ = estimate_->samples();
       }
       if (prior_gain_ >= 0) {
         const double k = static_cast<double>(base_.estimate_samples);
-        const double n = static_cast<double>(estimate_.samples() - prior_samples_);
+        const double n = static_cast<double>(estimate_->samples() - prior_samples_);
         rest *= 1 + (prior_gain_ - 1) * k / (k + n);
       }
     }
@@ -631,11 +634,11 @@ class Coordinator {
   std::vector<std::uint64_t> works_sent_;  // kWork sent to each rank
   // The spans handed to each rank that its kReported has not acknowledged yet (with progress).
   std::vector<std::deque<std::pair<std::uint64_t, TreeSpan>>> handed_log_;
-  NodesLeftEstimate estimate_;
-  bool listing_tried_ = false;
-  std::uint64_t listed_at_ = 0;    // done_.nodes when the frontier was listed
-  double left_estimate_ = -1;      // nodes left at the last report (-1: none yet)
-  std::uint64_t left_at_ = 0;      // done_.nodes then
+  const SearchJob& job_;
+  std::unique_ptr<NodesLeftEstimate> estimate_;  // (made at the first report)
+  std::uint64_t listed_at_ = 0;                  // done_.nodes when the frontier was listed
+  double left_estimate_ = -1;                    // nodes left at the last report (-1: none yet)
+  std::uint64_t left_at_ = 0;                    // done_.nodes then
   double prior_gain_ = -1;         // resumed: the saved estimate over this run's first one
   std::size_t prior_samples_ = 0;  // samples drawn when prior_gain_ was set
   double shown_fraction_ = 0;
