@@ -153,7 +153,8 @@ TEST(Estimate, TheNodeBeingSearchedKeepsItsSample) {
 }
 
 // The job's fraction on a uniform tree is the true fraction of nodes searched; it never falls,
-// ends at 1 with nothing left, and the time left is known once the run has a rate.
+// ends at 1 with nothing left, and the time left is known once the run has a rate (the CPU time
+// left, the nodes left at the CPU time per node).
 TEST(Estimate, JobFractionIsExactOnAUniformTreeAndNeverFalls) {
   const int levels = 11, kids = 4;  // 5.6 M nodes: reports while the run goes on
   const Problem p = uniform_problem(levels, kids);
@@ -181,9 +182,25 @@ TEST(Estimate, JobFractionIsExactOnAUniformTreeAndNeverFalls) {
         EXPECT_NEAR(s.fraction, static_cast<double>(s.counts.nodes) / total, 0.002)
             << "report " << k;
       }
+      // The search threads' CPU time only grows, within the threads' share of the elapsed time;
+      // the CPU time left is the nodes left at the run's CPU time per node (one thread: the
+      // nodes left are known to 0.2% here).
+      if (k) {
+        EXPECT_GE(s.cpu, seen[k - 1].cpu) << "report " << k;
+      }
+      EXPECT_LE(s.cpu, s.elapsed * threads + 0.01) << "report " << k;
+      if (s.eta >= 0 && k + 1 < seen.size()) {
+        EXPECT_GE(s.cpu_eta, 0.0) << "report " << k;
+        if (threads == 1 && s.cpu > 0.005) {
+          const double left = total - static_cast<double>(s.counts.nodes);
+          const double per_node = s.cpu / static_cast<double>(s.counts.nodes);
+          EXPECT_NEAR(s.cpu_eta, left * per_node, 0.01 * left * per_node) << "report " << k;
+        }
+      }
     }
     EXPECT_EQ(seen.back().fraction, 1.0);
     EXPECT_EQ(seen.back().eta, 0.0);
+    EXPECT_GT(seen.back().cpu, 0.0);
   }
 }
 

@@ -689,7 +689,7 @@ JobProgress JobRunner::progress() {  // under mu_
   const std::uint64_t now = searched_.nodes;
   if (spans.empty()) {
     p.fraction = slots_.empty() ? 1 : shown_fraction_;
-    p.eta = slots_.empty() ? 0 : -1;
+    p.eta = p.cpu_eta = slots_.empty() ? 0 : -1;
     return p;
   }
   double rest = -1;

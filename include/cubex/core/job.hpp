@@ -135,7 +135,7 @@ struct JobProgress {
   double eta = -1;      // seconds left (-1: not known yet)
   // The search threads' CPU time in this run (seconds, the thread CPU clocks; the estimate's own
   // work is not in it) and the estimate of what is left of it (-1: not known yet). On a shared
-  // machine the wall time follows the load; these do not.
+  // machine the wall time follows the load; these much less. (Not measured under MPI: 0, -1.)
   double cpu = 0;
   double cpu_eta = -1;
   unsigned busy = 0;        // threads searching
