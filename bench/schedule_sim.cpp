@@ -70,7 +70,13 @@
 // against the nodes the run then really searched); the last column is the worst of either over
 // the reports from 10% to 90% of the run. With --repeat N each file is searched N times and each
 // cell is the median error (by size). The time depends on the machine's load as well (the rate
-// of the run so far is assumed to go on); the nodes do not.
+// of the run so far is assumed to go on); the nodes do not. So each cell gives the time left
+// twice: in wall seconds (the progress line's) and in the search threads' CPU seconds (JobProgress
+// cpu_eta against the CPU time the threads then really used), which the load of a shared machine
+// hardly moves: the latter is the estimator's own error. The last column is the 1-minute load
+// average before and after the file's runs. ETA_RUNS=1 in the environment prints each run's
+// errors to stderr, ETA_TRACE=1 every report (elapsed, CPU, cpu_eta, eta, run, CPU of the run,
+// fraction, nodes, nodes of the run).
 #include <time.h>
 
 #include <algorithm>
@@ -783,63 +789,89 @@ Sim simulate(const std::vector<double>& work, unsigned workers, double cost) {
 
 // ---- The time-left estimate (--eta) ----------------------------------------------------------
 
-// One run of --eta: the errors at 10%, 50% and 90% of the run (time left, nodes left) and the
-// worst of each from 10% to 90%.
+// One run of --eta: the errors at 10%, 50% and 90% of the run (time left in wall seconds, time
+// left in the search's CPU seconds, nodes left) and the worst of each from 10% to 90%.
 struct EtaRun {
-  double seconds = 0;
-  double time[3] = {0, 0, 0}, nodes[3] = {0, 0, 0};
-  double worst_time = 0, worst_nodes = 0;
+  double seconds = 0, cpu = 0;
+  double time[3] = {0, 0, 0}, cpu_time[3] = {0, 0, 0}, nodes[3] = {0, 0, 0};
+  double worst_time = 0, worst_cpu = 0, worst_nodes = 0;
 };
 
 EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
   struct Mark {
-    double elapsed, eta, fraction, nodes;
+    double elapsed, eta, fraction, nodes, cpu, cpu_eta;
   };
   std::vector<Mark> marks;
   cubex::JobOptions opt;
   opt.threads = threads;
   opt.progress_seconds = 0.05;
   opt.on_progress = [&](const cubex::JobProgress& p) {
-    marks.push_back({p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes)});
+    marks.push_back(
+        {p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes), p.cpu, p.cpu_eta});
   };
   const cubex::JobResult r = job.run(opt);
   const double total = r.seconds, nodes = static_cast<double>(r.counts.nodes);
-  // Relative errors of the time left and of the nodes left the fraction stands for.
+  const double cpu = marks.empty() ? 0 : marks.back().cpu;  // the last report: at the end
+  // Relative errors of the time left (wall, CPU) and of the nodes left the fraction stands for.
   auto time_error = [&](const Mark& m) {
     return (m.eta - (total - m.elapsed)) / (total - m.elapsed);
   };
+  auto cpu_error = [&](const Mark& m) { return (m.cpu_eta - (cpu - m.cpu)) / (cpu - m.cpu); };
   auto node_error = [&](const Mark& m) {
     const double left = nodes - m.nodes;
     return (m.nodes * (1 - m.fraction) / m.fraction - left) / left;
   };
   auto usable = [&](const Mark& m) {
-    return m.eta >= 0 && m.fraction > 0 && m.elapsed < total && m.nodes < nodes;
+    return m.eta >= 0 && m.cpu_eta >= 0 && m.fraction > 0 && m.elapsed < total && m.nodes < nodes &&
+           m.cpu < cpu;
   };
+  if (std::getenv("ETA_TRACE")) {
+    for (const Mark& m : marks)
+      if (usable(m))
+        std::fprintf(stderr, "T %.4f %.4f %.4f %.4f %.4f %.4f %.5f %.0f %.0f\n", m.elapsed, m.cpu,
+                     m.cpu_eta, m.eta, total, cpu, m.fraction, m.nodes, nodes);
+  }
   EtaRun out;
   out.seconds = total;
+  out.cpu = cpu;
   const double at[3] = {0.1, 0.5, 0.9};
   for (int k = 0; k < 3; ++k) {
     auto m = std::find_if(marks.begin(), marks.end(),
                           [&](const Mark& x) { return x.elapsed >= at[k] * total && usable(x); });
     out.time[k] = m == marks.end() ? NAN : time_error(*m);
+    out.cpu_time[k] = m == marks.end() ? NAN : cpu_error(*m);
     out.nodes[k] = m == marks.end() ? NAN : node_error(*m);
   }
+  auto worse = [](double& worst, double e) {
+    if (std::abs(e) > std::abs(worst)) worst = e;
+  };
   for (const Mark& m : marks) {
     if (m.elapsed < 0.1 * total || m.elapsed > 0.9 * total) continue;
     if (!usable(m)) {
-      out.worst_time = out.worst_nodes = NAN;  // no estimate at all
+      out.worst_time = out.worst_cpu = out.worst_nodes = NAN;  // no estimate at all
       break;
     }
-    if (std::abs(time_error(m)) > std::abs(out.worst_time)) out.worst_time = time_error(m);
-    if (std::abs(node_error(m)) > std::abs(out.worst_nodes)) out.worst_nodes = node_error(m);
+    worse(out.worst_time, time_error(m));
+    worse(out.worst_cpu, cpu_error(m));
+    worse(out.worst_nodes, node_error(m));
   }
   return out;
 }
 
+// The 1-minute load average (/proc/loadavg; -1 where there is none).
+double load_average() {
+  double l = -1;
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &l) != 1) l = -1;
+    std::fclose(f);
+  }
+  return l;
+}
+
 int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned repeat) {
   std::printf(
-      "| file | run (s) | at 10%% of the run: time left / nodes left | at 50%% | at 90%% | worst, "
-      "10%%-90%% |\n|---|---|---|---|---|---|\n");
+      "| file | run: wall / CPU (s) | at 10%% of the run: time left, wall / CPU; nodes left | at "
+      "50%% | at 90%% | worst, 10%%-90%% | load |\n|---|---|---|---|---|---|---|\n");
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
     return v[v.size() / 2];  // by size: the middle error
@@ -847,26 +879,45 @@ int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned 
   for (const std::string& f : files) {
     const cubex::KnuthFile kf = cubex::read_knuth_file(f);
     cubex::SearchJob job(kf.problem);
+    const double load_before = load_average();
     std::vector<EtaRun> runs;
-    for (unsigned k = 0; k < repeat; ++k) runs.push_back(eta_run(job, threads));
+    for (unsigned k = 0; k < repeat; ++k) {
+      runs.push_back(eta_run(job, threads));
+      if (std::getenv("ETA_RUNS")) {
+        const EtaRun& r = runs.back();
+        std::fprintf(stderr, "  run %.2f/%.2f", r.seconds, r.cpu);
+        for (int k2 = 0; k2 < 3; ++k2)
+          std::fprintf(stderr, " | %+.0f/%+.0f/%+.0f", 100 * r.time[k2], 100 * r.cpu_time[k2],
+                       100 * r.nodes[k2]);
+        std::fprintf(stderr, " | worst %+.0f/%+.0f/%+.0f\n", 100 * r.worst_time, 100 * r.worst_cpu,
+                     100 * r.worst_nodes);
+      }
+    }
     auto cell = [&](auto get) {
       std::vector<double> v;
       for (const EtaRun& r : runs) v.push_back(get(r));
       return median(v);
     };
     std::string row = f.substr(f.find_last_of('/') + 1);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " | %.2f", cell([](const EtaRun& r) { return r.seconds; }));
+    char buf[128];
+    std::snprintf(buf, sizeof buf, " | %.2f / %.2f",
+                  cell([](const EtaRun& r) { return r.seconds; }),
+                  cell([](const EtaRun& r) { return r.cpu; }));
     row += buf;
-    for (int k = 0; k < 3; ++k) {
-      std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%",
-                    100 * cell([k](const EtaRun& r) { return r.time[k]; }),
-                    100 * cell([k](const EtaRun& r) { return r.nodes[k]; }));
+    auto triple = [&](auto wall, auto cpu, auto nodes) {
+      std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%; %+.0f%%", 100 * cell(wall),
+                    100 * cell(cpu), 100 * cell(nodes));
       row += buf;
+    };
+    for (int k = 0; k < 3; ++k) {
+      triple([k](const EtaRun& r) { return r.time[k]; },
+             [k](const EtaRun& r) { return r.cpu_time[k]; },
+             [k](const EtaRun& r) { return r.nodes[k]; });
     }
-    std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%",
-                  100 * cell([](const EtaRun& r) { return r.worst_time; }),
-                  100 * cell([](const EtaRun& r) { return r.worst_nodes; }));
+    triple([](const EtaRun& r) { return r.worst_time; },
+           [](const EtaRun& r) { return r.worst_cpu; },
+           [](const EtaRun& r) { return r.worst_nodes; });
+    std::snprintf(buf, sizeof buf, " | %.1f-%.1f", load_before, load_average());
     row += buf;
     std::printf("| %s |\n", row.c_str());
     std::fflush(stdout);

@@ -124,8 +124,37 @@ TEST(Estimate, CountsTheFrontierInsideSpans) {
   EXPECT_NEAR(r.nodes, 16 * 40.0 + uniform_nodes(2, 3) * 16 / 27, 1e-9);
 }
 
+// A sample of the frontier node the search is inside (a span of the work left starts in its
+// subtree) still counts in the mean, and half its size stands for what is left of it: dropping it
+// as the search enters it would take a heavy subtree's weight off while its work is ahead.
+TEST(Estimate, TheNodeBeingSearchedKeepsItsSample) {
+  const Problem p = uniform_problem(6, 3);
+  auto engine = cubex::detail::make_engine(p, Backend::kAuto);
+  cubex::detail::FrontierEstimate est;
+  ASSERT_TRUE(est.build(*engine, {TreeSpan{}}, 27, 10.0));
+  ASSERT_EQ(est.depth(), 3u);
+  // One sample: the first lands at the golden-ratio point of the 27 nodes, node 16 = [1,2,1].
+  ASSERT_EQ(est.sample(*engine, {TreeSpan{}}, 0.0), 1u);
+  const double subtree = uniform_nodes(3, 3), shallow = uniform_nodes(2, 3);
+  for (std::uint32_t k = 0; k < 27; ++k) {
+    TreeSpan rest;  // from inside frontier node k to the end
+    rest.begin = {k / 9, k / 3 % 3, k % 3, 1};
+    const auto r = est.nodes({rest}, -1);
+    const double after = 26.0 - k;  // frontier nodes after k
+    if (k <= 16) {                  // the sample lies in the work left (inside node k when k = 16)
+      EXPECT_EQ(r.samples, 1u) << k;
+      EXPECT_EQ(r.left, static_cast<std::size_t>(after)) << k;
+      EXPECT_NEAR(r.nodes, after * subtree + shallow * after / 27 + 0.5 * subtree, 1e-9) << k;
+    } else if (k < 26) {
+      EXPECT_EQ(r.samples, 0u) << k;
+      EXPECT_EQ(r.nodes, -1) << k;  // no sample left, no prior: not known
+    }
+  }
+}
+
 // The job's fraction on a uniform tree is the true fraction of nodes searched; it never falls,
-// ends at 1 with nothing left, and the time left is known once the run has a rate.
+// ends at 1 with nothing left, and the time left is known once the run has a rate (the CPU time
+// left, the nodes left at the CPU time per node).
 TEST(Estimate, JobFractionIsExactOnAUniformTreeAndNeverFalls) {
   const int levels = 11, kids = 4;  // 5.6 M nodes: reports while the run goes on
   const Problem p = uniform_problem(levels, kids);
@@ -153,9 +182,25 @@ TEST(Estimate, JobFractionIsExactOnAUniformTreeAndNeverFalls) {
         EXPECT_NEAR(s.fraction, static_cast<double>(s.counts.nodes) / total, 0.002)
             << "report " << k;
       }
+      // The search threads' CPU time only grows, within the threads' share of the elapsed time;
+      // the CPU time left is the nodes left at the run's CPU time per node (one thread: the
+      // nodes left are known to 0.2% here).
+      if (k) {
+        EXPECT_GE(s.cpu, seen[k - 1].cpu) << "report " << k;
+      }
+      EXPECT_LE(s.cpu, s.elapsed * threads + 0.01) << "report " << k;
+      if (s.eta >= 0 && k + 1 < seen.size()) {
+        EXPECT_GE(s.cpu_eta, 0.0) << "report " << k;
+        if (threads == 1 && s.cpu > 0.005) {
+          const double left = total - static_cast<double>(s.counts.nodes);
+          const double per_node = s.cpu / static_cast<double>(s.counts.nodes);
+          EXPECT_NEAR(s.cpu_eta, left * per_node, 0.01 * left * per_node) << "report " << k;
+        }
+      }
     }
     EXPECT_EQ(seen.back().fraction, 1.0);
     EXPECT_EQ(seen.back().eta, 0.0);
+    EXPECT_GT(seen.back().cpu, 0.0);
   }
 }
 

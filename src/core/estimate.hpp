@@ -13,7 +13,7 @@
 // are heavier than its early ones, where Knuth-style shares of the tree (each child of a node
 // weighing the same) and the mean of the subtrees searched so far are both far off (bedlam_sym's
 // last tenth holds its heaviest subtrees). The mean of the subtrees finished, which the caller
-// measures, steadies the start while it agrees with the samples. Samples cost real search work:
+// measures, stands in only while no sample is left. Samples cost real search work:
 // the caller spends a small share of the elapsed time on them.
 //
 // On a tree whose frontier subtrees all have one size (e.g. a uniform tree) the estimate is
@@ -29,6 +29,9 @@
 namespace cubex::detail {
 
 class Engine;
+
+// CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds();
 
 class FrontierEstimate {
  public:
@@ -52,7 +55,9 @@ class FrontierEstimate {
     std::size_t samples = 0;  // samples behind the mean (those inside `left`)
   };
   // `left` must lie within the spans listed (the work left only shrinks). `done_mean`: the
-  // measured mean size of the frontier subtrees finished (< 0: not known), a weak prior.
+  // measured mean size of the frontier subtrees finished (< 0: not known), used only while no
+  // sample lies in `left`. A sample of a frontier node the search is inside (a span of `left`
+  // starts in its subtree) still counts, and half its size stands for what is left of it.
   Result nodes(const std::vector<TreeSpan>& left, double done_mean) const;
   // Frontier nodes inside `left`.
   std::size_t count_left(const std::vector<TreeSpan>& left) const;
@@ -64,6 +69,7 @@ class FrontierEstimate {
   // The index ranges [lo, hi) of the frontier nodes inside each span of `left`.
   std::vector<std::pair<std::size_t, std::size_t>> ranges(const std::vector<TreeSpan>& left) const;
   TreePath node(std::size_t k) const;
+  std::size_t first_not_before(const TreePath& p) const;
 
   std::uint32_t depth_ = 0;
   std::size_t count_ = 0;

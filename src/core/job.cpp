@@ -286,6 +286,7 @@ class JobRunner {
   JobState base_;       // the state the run started from
   JobCounts settled_;   // settled in this run
   JobCounts searched_;  // nodes and solutions of everything searched in this run
+  double cpu_ = 0;      // the search threads' CPU seconds in this run
   JobCounts emitted_;   // ordered: classes handed to the visitor
   double weight_settled_ = 0;
   std::size_t buffered_ = 0;
@@ -314,8 +315,15 @@ class JobRunner {
   double prior_gain_ = -1;           // resumed: the saved estimate over this run's first one
   std::size_t prior_samples_ = 0;    // samples drawn when prior_gain_ was set
   double shown_fraction_ = 0;
-  // (seconds, nodes searched) at the first report and at the one after the listing (-1: none)
-  std::pair<double, std::uint64_t> rate_start_{0.0, 0}, rate_from_{-1.0, 0};
+  // The reports' marks (wall seconds of this run, search CPU seconds, nodes searched): the one
+  // after the first listing of the frontier (wall -1: none yet), and some recent ones (thinned
+  // to every other one when 64 are kept).
+  struct Mark {
+    double wall = 0, cpu = 0;
+    std::uint64_t nodes = 0;
+  };
+  Mark rate_from_{-1, 0, 0};
+  std::vector<Mark> marks_;
 };
 
 bool JobRunner::give(void* ctx, TreeSpan&& span) {
@@ -492,6 +500,7 @@ void JobRunner::worker(unsigned k) {
     lock.unlock();
     detail::RunResult r;
     bool failed = false;
+    const double cpu_start = detail::thread_cpu_seconds();
     try {
       r = engine->run(span, 0, need_visitor ? &sv : nullptr, {}, &ctl);
     } catch (...) {
@@ -502,6 +511,7 @@ void JobRunner::worker(unsigned k) {
       lock.unlock();
     }
     lock.lock();
+    cpu_ += detail::thread_cpu_seconds() - cpu_start;
     w.busy = false;
     --busy_;
     Slot& me = w.slot->second;
@@ -611,12 +621,16 @@ JobProgress JobRunner::progress() {  // under mu_
   };
   std::vector<TreeSpan> spans = left();
   const double before = elapsed();
-  // The rate is measured between reports (the threads have just set their work aside, so the
-  // nodes are up to date): before the first listing of the frontier, then from the report after
-  // it (the listing slows the search, on a busy machine much).
-  const std::pair<double, std::uint64_t> mark{before, searched_.nodes};
-  if (!frontier_tried_) rate_start_ = mark;
-  if (rate_from_.first < 0 && frontier_tried_) rate_from_ = mark;
+  // The rates are measured between reports (the threads have just set their work aside, so the
+  // nodes and their CPU time are up to date), from the report after the first listing of the
+  // frontier on (the listing slows the search, on a busy machine much).
+  const Mark mark{before, cpu_, searched_.nodes};
+  if (rate_from_.wall < 0 && frontier_tried_) rate_from_ = mark;
+  if (marks_.size() >= 64) {
+    for (std::size_t k = 0; 2 * k < marks_.size(); ++k) marks_[k] = marks_[2 * k];
+    marks_.resize((marks_.size() + 1) / 2);
+  }
+  marks_.push_back(mark);
   // The estimate's CPU time (on this thread): the first listing of the frontier (at most 0.05 s),
   // then 2% of the elapsed time plus 0.05 s (10% of the elapsed time at first) for samples and
   // for deeper listings (once the samples cover a quarter of the frontier left, a finer frontier
@@ -668,10 +682,11 @@ JobProgress JobRunner::progress() {  // under mu_
   p.elapsed = base_.seconds + run;
   p.busy = busy_;
   p.pending = pending_;
+  p.cpu = cpu_;
   const std::uint64_t now = searched_.nodes;
   if (spans.empty()) {
     p.fraction = slots_.empty() ? 1 : shown_fraction_;
-    p.eta = slots_.empty() ? 0 : -1;
+    p.eta = p.cpu_eta = slots_.empty() ? 0 : -1;
     return p;
   }
   double rest = -1;
@@ -712,19 +727,31 @@ JobProgress JobRunner::progress() {  // under mu_
   const double fraction = done + rest > 0 ? done / (done + rest) : 0;
   shown_fraction_ = std::clamp(std::max(shown_fraction_, fraction), 0.0, 1.0);
   p.fraction = shown_fraction_;
-  // The rate (see above), starting from the runs' before (a resumed run has little of its own).
-  double nodes = static_cast<double>(mark.second), secs = mark.first;
-  if (rate_from_.first >= 0 && mark.first - rate_from_.first >= std::max(0.02, 0.1 * mark.first)) {
-    nodes = static_cast<double>(mark.second - rate_from_.second);
-    secs = mark.first - rate_from_.first;
-  } else if (rate_start_.second > 0) {
-    nodes = static_cast<double>(rate_start_.second);
-    secs = rate_start_.first;
-  }
+  // The time left: the nodes left x the CPU time per node (the search threads' clocks, over the
+  // run: steady whatever the load; a resumed run starts from the runs' before, wall time per
+  // node, and lets its own take over), then over the CPU seconds the search gets per second (as
+  // measured over the last half of the run since the report after the first listing, which
+  // slows the search on a busy machine: the recent load, and fewer busy threads at the end). The
+  // estimate is of the mark; the search went on while it was made.
   const double mix = base_.seconds > 0 ? std::exp(-run / 5.0) : 0.0;
-  nodes += mix * static_cast<double>(base_.counts.nodes);
-  secs += mix * base_.seconds;
-  if (nodes > 0 && secs > 0) p.eta = rest / (nodes / secs);
+  const double per_node_nodes =
+      static_cast<double>(mark.nodes) + mix * static_cast<double>(base_.counts.nodes);
+  const double per_node_secs = mark.cpu + mix * base_.seconds;
+  if (per_node_nodes <= 0 || per_node_secs <= 0) return p;
+  p.cpu_eta = rest * per_node_secs / per_node_nodes;
+  Mark from{0, 0, 0};  // the whole run
+  const double window = std::max(0.02, 0.1 * mark.wall);
+  if (rate_from_.wall >= 0 && mark.wall - rate_from_.wall >= window) {
+    from = rate_from_;
+    for (const Mark& m : marks_) {
+      if (m.wall >= std::max(rate_from_.wall, 0.5 * mark.wall)) {
+        if (mark.wall - m.wall >= window) from = m;
+        break;
+      }
+    }
+  }
+  const double speed = (mark.cpu - from.cpu) / (mark.wall - from.wall);
+  if (speed > 0) p.eta = std::max(0.0, p.cpu_eta / speed - (run - before));
   return p;
 }
 
@@ -1008,6 +1035,36 @@ std::vector<TreeSpan> JobLink::spans() const {
   for (const auto& [key, s] : r_->slots_)
     if (s.span.to_end || s.span.begin < s.span.end) out.push_back(s.span);
   return out;
+}
+
+NodesLeftEstimate::NodesLeftEstimate(const SearchJob& job)
+    : engine_(job.proto_->clone()), frontier_(std::make_unique<detail::FrontierEstimate>()) {}
+NodesLeftEstimate::~NodesLeftEstimate() = default;
+
+bool NodesLeftEstimate::start(const std::vector<TreeSpan>& work, double seconds) {
+  if (work.empty()) return false;
+  return frontier_->build(*engine_, work, std::size_t{1} << 16, seconds);
+}
+bool NodesLeftEstimate::started() const {
+  return frontier_->built();
+}
+void NodesLeftEstimate::sample(const std::vector<TreeSpan>& left, double seconds) {
+  frontier_->sample(*engine_, left, seconds);
+}
+double NodesLeftEstimate::nodes(const std::vector<TreeSpan>& left, std::uint64_t searched) const {
+  if (left.empty()) return 0;
+  if (!frontier_->built()) return -1;
+  const std::size_t in_left = frontier_->count_left(left);
+  const double finished =
+      static_cast<double>(frontier_->size() - std::min(frontier_->size(), in_left));
+  return frontier_->nodes(left, finished >= 1 ? static_cast<double>(searched) / finished : -1)
+      .nodes;
+}
+std::size_t NodesLeftEstimate::samples() const {
+  return frontier_->samples();
+}
+double NodesLeftEstimate::seconds() const {
+  return frontier_->seconds() + frontier_->build_seconds();
 }
 
 JobResult SearchJob::run(const JobOptions& options, ClassVisitor* visit) {

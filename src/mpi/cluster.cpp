@@ -10,7 +10,8 @@
 //   kHello     tree identity, threads          kWork     a span to search
 //   kWant      counts settled; now idle        kGive     hand a span to kDonate (split if need be)
 //   kDonate    0, or 1 and a span               kReport   settle and send the counts (progress)
-//   kReported  counts settled                  kSnap     set all work aside, send it, hold still
+//   kReported  counts settled, works received, kSnap     set all work aside, send it, hold still
+//              spans held
 //   kSnapped   counts settled, spans held      kResume   go on after kSnap
 //   kSolutions classes found (--all)           kQuit     end
 //   kStop      this rank was told to stop
@@ -20,16 +21,25 @@
 // and what a member sent before its kSnapped (counts, donated spans) reaches the coordinator
 // before it (MPI keeps the order of messages between two ranks). The checkpoint is then the
 // counts received, the spans of the pool and the spans each member holds.
+//
+// Progress (rank 0's on_progress): the nodes left are estimated as in a one-process job
+// (NodesLeftEstimate: a frontier of the work left at the first report, listed on rank 0, and
+// samples of its subtrees searched there) over the work left: the pool, the spans each member
+// held at its kReported, and the spans handed to a member that its kReported does not yet
+// acknowledge (a member counts the kWork it received; rank 0 numbers those it sent). A span
+// donated after a member's report lies inside a span that report holds: overlaps are merged.
 #include "cubex/mpi/cluster.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -66,7 +76,10 @@ void Session::abort(int code) const {
 namespace {
 
 using Words = std::vector<std::uint64_t>;
-constexpr std::uint64_t kMagic = 0xC0BE'0001;  // cubex cluster protocol, version 1
+// The first word of every message: cubex's cluster protocol and its version (2: kReported holds
+// the works received and the spans held).
+constexpr std::uint64_t kMagicBase = 0xC0BE'0000, kVersion = 2;
+constexpr std::uint64_t kMagic = kMagicBase | kVersion;
 
 enum Tag : int {
   // to the coordinator
@@ -212,9 +225,15 @@ class Net {
              MPI_STATUS_IGNORE);
     from = st.MPI_SOURCE;
     tag = st.MPI_TAG;
-    if (w.empty() || w[0] != kMagic) {
-      throw std::runtime_error("rank " + std::to_string(from) +
-                               " speaks another cluster protocol (another cubex version?)");
+    if (w.empty() || w[0] != kMagic) {  // (invalid_argument: a run set up wrong, exit 2)
+      const bool ours = !w.empty() && (w[0] & ~std::uint64_t{0xFFFF}) == kMagicBase;
+      const std::string version = std::to_string(w.empty() ? 0 : w[0] & 0xFFFF);
+      const std::string theirs = ours ? "version " + version +
+                                            " of the cluster protocol, this rank version " +
+                                            std::to_string(kVersion)
+                                      : "another cluster protocol";
+      throw std::invalid_argument("rank " + std::to_string(from) + " speaks " + theirs +
+                                  " (another cubex version?)");
     }
     return true;
   }
@@ -265,6 +284,9 @@ class Coordinator {
         busy_(ranks, 0),
         giving_(ranks, 0),
         snapped_(ranks, 0),
+        works_sent_(ranks, 0),
+        handed_log_(ranks),
+        job_(job),
         t0_(Clock::now()) {
     if (opt.resume) {
       const std::string d = id.difference(opt.resume->tree);
@@ -317,11 +339,18 @@ class Coordinator {
           ++splits_;
         }
         return;
-      case kReported:
+      case kReported: {
         done_ += m.counts(w);
         weight_done_ += w;
+        // The kWork it had received: those handed to it before are in its spans (or done).
+        const std::uint64_t works = m.u();
+        auto& log = handed_log_[from];
+        while (!log.empty() && log.front().first <= works) log.pop_front();
+        const std::size_t n = m.size(m.w.size());
+        for (std::size_t k = 0; k < n; ++k) reported_spans_.push_back(m.span());
         ++reported_;
         return;
+      }
       case kSnapped: {
         done_ += m.counts(w);
         weight_done_ += w;
@@ -380,10 +409,12 @@ class Coordinator {
           [](const TreeSpan& a, const TreeSpan& b) { return a.weight < b.weight; });
       Writer m;
       m.span(*heaviest);
-      *heaviest = std::move(pool_.back());
-      pool_.pop_back();
       const int r = idle_.front();
       idle_.pop_front();
+      ++works_sent_[r];
+      if (opt_.on_progress) handed_log_[r].emplace_back(works_sent_[r], *heaviest);
+      *heaviest = std::move(pool_.back());
+      pool_.pop_back();
       net_.send(r, kWork, std::move(m));
       busy_[r] = 1;
       ++handed_;
@@ -418,6 +449,7 @@ class Coordinator {
         for (int r = 0; r < ranks_; ++r) net_.send(r, kReport, Writer{});
         reporting_ = true;
         reported_ = 0;
+        reported_spans_.clear();
       }
       if (reporting_ && reported_ == ranks_) {
         reporting_ = false;
@@ -456,6 +488,8 @@ class Coordinator {
     st.counts = done_;
     st.weight_done = weight_done_;
     st.seconds = base_.seconds + std::chrono::duration<double>(Clock::now() - t0_).count();
+    st.nodes_left = held.empty() && pool_.empty() ? 0 : nodes_left();
+    st.estimate_samples = base_.estimate_samples + (estimate_ ? estimate_->samples() : 0);
     st.pending = pool_;
     st.pending.insert(st.pending.end(), held.begin(), held.end());
     std::sort(st.pending.begin(), st.pending.end(),
@@ -463,21 +497,118 @@ class Coordinator {
     return st;
   }
 
-  JobProgress progress(bool end) const {
+  // The work left as the last round of reports saw it (see the top of this file), in tree order,
+  // overlaps merged.
+  std::vector<TreeSpan> work_left() const {
+    std::vector<TreeSpan> v = pool_;
+    v.insert(v.end(), reported_spans_.begin(), reported_spans_.end());
+    for (const auto& log : handed_log_)
+      for (const auto& [seq, span] : log) v.push_back(span);
+    std::sort(v.begin(), v.end(),
+              [](const TreeSpan& a, const TreeSpan& b) { return a.begin < b.begin; });
+    std::vector<TreeSpan> out;
+    for (TreeSpan& s : v) {
+      if (!s.to_end && !(s.begin < s.end)) continue;
+      if (!out.empty() && (out.back().to_end || s.begin < out.back().end)) {
+        TreeSpan& last = out.back();  // overlaps: one span to the later end
+        if (s.to_end || (!last.to_end && last.end < s.end)) {
+          last.end = s.end;
+          last.to_end = s.to_end;
+        }
+        continue;
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+  // Nodes left (-1: not known): the last estimate less what was searched since; else the saved
+  // one less what this run searched.
+  double nodes_left() const {
+    if (left_estimate_ >= 0)
+      return std::max(0.0, left_estimate_ - static_cast<double>(done_.nodes - left_at_));
+    if (base_.nodes_left >= 0)
+      return std::max(0.0,
+                      base_.nodes_left - static_cast<double>(done_.nodes - base_.counts.nodes));
+    return -1;
+  }
+
+  // After a round of reports (end: the run is over). The estimator's CPU time on this thread:
+  // the listing at the first report (at most 0.05 s or 2% of the elapsed time), then 2% of the
+  // elapsed time plus 0.05 s (10% of the elapsed time at first) for samples, as in a
+  // one-process job.
+  JobProgress progress(bool end) {
     JobProgress p;
     p.counts = done_;
-    const double total = base_.weight_total > 0 ? base_.weight_total : 1;
-    p.fraction = end && final_.complete() ? 1 : std::clamp(weight_done_ / total, 0.0, 1.0);
     const double run = std::chrono::duration<double>(Clock::now() - t0_).count();
     p.elapsed = base_.seconds + run;
-    const double this_run = weight_done_ - base_.weight_done;
-    if (end && final_.complete()) {
-      p.eta = 0;
-    } else if (this_run > 0 && run > 0) {
-      p.eta = std::max(0.0, total - weight_done_) * run / this_run;
-    }
     p.busy = static_cast<unsigned>(std::count(busy_.begin(), busy_.end(), 1));
     p.pending = pool_.size();
+    if (end) {
+      p.fraction = final_.complete() ? 1 : shown_fraction_;
+      p.eta = final_.complete() ? 0 : -1;
+      return p;
+    }
+    const std::vector<TreeSpan> left = work_left();
+    constexpr double kShare = 0.02, kStart = 0.05;
+    if (!estimate_ && !left.empty()) {
+      estimate_ = std::make_unique<NodesLeftEstimate>(job_);
+      estimate_->start(left, std::max(kStart, kShare * run));
+      listed_at_ = done_.nodes;
+    }
+    if (estimate_ && estimate_->started() && !left.empty()) {
+      const double budget = kShare * run + std::min(kStart, 0.1 * run) - estimate_->seconds();
+      estimate_->sample(left, std::max(budget, estimate_->samples() == 0 ? 0.005 : 0.0));
+    }
+    const bool started = estimate_ && estimate_->started();
+    double rest = started ? estimate_->nodes(left, done_.nodes - listed_at_) : -1;
+    if (rest < 0) {  // no frontier: the estimated shares of the tree (engine.hpp)
+      const double total = base_.weight_total > 0 ? base_.weight_total : 1;
+      if (weight_done_ > 0)
+        rest =
+            static_cast<double>(done_.nodes) * std::max(0.0, total - weight_done_) / weight_done_;
+    }
+    if (rest < 0) return p;
+    if (base_.nodes_left >= 0 && base_.estimate_samples > 0 && started) {
+      // Resumed: start from the saved estimate (no jump); this run's samples take over as they
+      // outnumber those behind it.
+      if (prior_gain_ < 0 && rest > 0) {
+        const double saved =
+            std::max(0.0, base_.nodes_left - static_cast<double>(done_.nodes - base_.counts.nodes));
+        prior_gain_ = saved / rest;
+        prior_samples_ = estimate_->samples();
+      }
+      if (prior_gain_ >= 0) {
+        const double k = static_cast<double>(base_.estimate_samples);
+        const double n = static_cast<double>(estimate_->samples() - prior_samples_);
+        rest *= 1 + (prior_gain_ - 1) * k / (k + n);
+      }
+    }
+    left_estimate_ = rest;
+    left_at_ = done_.nodes;
+    const double done = static_cast<double>(done_.nodes);
+    shown_fraction_ =
+        std::clamp(std::max(shown_fraction_, done + rest > 0 ? done / (done + rest) : 0), 0.0, 1.0);
+    p.fraction = shown_fraction_;
+    // The rate of this run over its last half (a resumed run starts from the runs' before).
+    const Mark mark{run, done_.nodes - base_.counts.nodes};
+    if (marks_.size() >= 64) {
+      for (std::size_t k = 0; 2 * k < marks_.size(); ++k) marks_[k] = marks_[2 * k];
+      marks_.resize((marks_.size() + 1) / 2);
+    }
+    marks_.push_back(mark);
+    Mark from{0, 0};
+    for (const Mark& m : marks_) {
+      if (m.wall >= 0.5 * run) {
+        if (run - m.wall >= std::max(0.02, 0.1 * run)) from = m;
+        break;
+      }
+    }
+    const double mix = base_.seconds > 0 ? std::exp(-run / 5.0) : 0.0;
+    const double nodes = static_cast<double>(mark.nodes - from.nodes) +
+                         mix * static_cast<double>(base_.counts.nodes);
+    const double secs = run - from.wall + mix * base_.seconds;
+    if (nodes > 0 && secs > 0) p.eta = rest * secs / nodes;
     return p;
   }
 
@@ -499,6 +630,23 @@ class Coordinator {
   double weight_done_ = 0;
   std::deque<int> idle_;
   std::vector<char> busy_, giving_, snapped_;
+  std::vector<TreeSpan> reported_spans_;   // held by the members at their last kReported
+  std::vector<std::uint64_t> works_sent_;  // kWork sent to each rank
+  // The spans handed to each rank that its kReported has not acknowledged yet (with progress).
+  std::vector<std::deque<std::pair<std::uint64_t, TreeSpan>>> handed_log_;
+  const SearchJob& job_;
+  std::unique_ptr<NodesLeftEstimate> estimate_;  // (made at the first report)
+  std::uint64_t listed_at_ = 0;                  // done_.nodes when the frontier was listed
+  double left_estimate_ = -1;                    // nodes left at the last report (-1: none yet)
+  std::uint64_t left_at_ = 0;                    // done_.nodes then
+  double prior_gain_ = -1;         // resumed: the saved estimate over this run's first one
+  std::size_t prior_samples_ = 0;  // samples drawn when prior_gain_ was set
+  double shown_fraction_ = 0;
+  struct Mark {
+    double wall;
+    std::uint64_t nodes;  // searched in this run
+  };
+  std::vector<Mark> marks_;  // the reports' (thinned to every other one when 64 are kept)
   // Spans kept ready in the pool beyond the idle ranks' needs: one per 16 ranks (at least one
   // with two ranks or more).
   const std::size_t reserve_ = ranks_ > 1 ? 1 + static_cast<std::size_t>(ranks_) / 16 : 0;
@@ -548,6 +696,7 @@ class Member final : public WorkExchange {
       switch (tag) {
         case kWork:
           link.add(m.span());
+          ++works_;
           want_sent_ = false;
           break;
         case kGive:
@@ -584,7 +733,12 @@ class Member final : public WorkExchange {
     }
     if (!paused_) {
       if (reporting_ && link.settled()) {
-        net_.send(0, kReported, settled(link));
+        const std::vector<TreeSpan> spans = link.spans();  // (before the counts: none is lost)
+        Writer m = settled(link);
+        m.u(works_);
+        m.u(spans.size());
+        for (const TreeSpan& s : spans) m.span(s);
+        net_.send(0, kReported, std::move(m));
         reporting_ = false;
       }
       if (owe_) {
@@ -654,7 +808,8 @@ class Member final : public WorkExchange {
   const std::atomic<bool>* stop_;
   bool want_sent_ = false, owe_ = false, reporting_ = false, snapping_ = false, paused_ = false;
   bool quit_ = false, stop_sent_ = false, waiting_ = true;
-  std::mutex mu_;  // guards found_
+  std::uint64_t works_ = 0;  // kWork received
+  std::mutex mu_;            // guards found_
   Words found_;
   std::uint64_t found_count_ = 0;
 };

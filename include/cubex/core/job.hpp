@@ -40,8 +40,9 @@
 namespace cubex {
 
 namespace detail {
+class FrontierEstimate;
 class Engine;
-}
+}  // namespace detail
 class JobRunner;
 class WorkExchange;
 
@@ -128,10 +129,15 @@ struct JobState {
 };
 
 struct JobProgress {
-  JobCounts counts;         // settled so far (this run and the runs before a resume)
-  double fraction = 0;      // estimated share of this shard's tree searched (0..1, never falls)
-  double elapsed = 0;       // seconds, this run and the runs before
-  double eta = -1;          // seconds left (-1: not known yet)
+  JobCounts counts;     // settled so far (this run and the runs before a resume)
+  double fraction = 0;  // estimated share of this shard's tree searched (0..1, never falls)
+  double elapsed = 0;   // seconds, this run and the runs before
+  double eta = -1;      // seconds left (-1: not known yet)
+  // The search threads' CPU time in this run (seconds, the thread CPU clocks; the estimate's own
+  // work is not in it) and the estimate of what is left of it (-1: not known yet). On a shared
+  // machine the wall time follows the load; these much less. (Not measured under MPI: 0, -1.)
+  double cpu = 0;
+  double cpu_eta = -1;
   unsigned busy = 0;        // threads searching
   std::size_t pending = 0;  // spans waiting
 };
@@ -252,10 +258,40 @@ class SearchJob {
 
  private:
   friend class JobRunner;
+  friend class NodesLeftEstimate;
   const Problem& problem_;
   const SolutionJudge* judge_;
   Backend backend_;
   std::unique_ptr<detail::Engine> proto_;
+};
+
+// The progress line's estimate of the nodes left (src/core/estimate.hpp) for a search whose
+// work is spread elsewhere (the MPI coordinator): the frontier of all the work there will be is
+// listed once, its subtrees are sampled on the calling thread, and the nodes in any part of that
+// work (spans within it) are estimated from the samples inside that part.
+class NodesLeftEstimate {
+ public:
+  explicit NodesLeftEstimate(const SearchJob& job);
+  ~NodesLeftEstimate();
+  NodesLeftEstimate(const NodesLeftEstimate&) = delete;
+  NodesLeftEstimate& operator=(const NodesLeftEstimate&) = delete;
+
+  // Lists the frontier of `work` (spans in tree order, not overlapping; about 65,536 nodes or
+  // `seconds` of CPU time). Returns whether one was listed (not when `work` is empty).
+  bool start(const std::vector<TreeSpan>& work, double seconds);
+  bool started() const;
+  // Searches subtrees of frontier nodes inside `left` for about `seconds` of CPU time.
+  void sample(const std::vector<TreeSpan>& left, double seconds);
+  // The nodes in `left` (spans within the work listed, in tree order, not overlapping; -1: not
+  // known yet). `searched`: the nodes searched since start() (a weak prior, with the frontier
+  // nodes no longer in `left`).
+  double nodes(const std::vector<TreeSpan>& left, std::uint64_t searched) const;
+  std::size_t samples() const;
+  double seconds() const;  // CPU time spent in start() and sample()
+
+ private:
+  std::unique_ptr<detail::Engine> engine_;
+  std::unique_ptr<detail::FrontierEstimate> frontier_;
 };
 
 // A 64-bit fingerprint (16 hex digits) of a problem's items, ranges and options.
