@@ -806,43 +806,15 @@ class BitsetEngine final : public Engine {
       if (ctl && ctl->frontier) ctl->frontier(ctl->ctx, SpanCursor::path(frame_.data(), level));
       goto backup;
     }
-    if (ctl && (++poll & 63) == 0) {
-      const std::uint32_t sig = ctl->signal->load(std::memory_order_relaxed);
-      if (sig & Control::kYield) {
-        SpanCursor::set_rest(r, frame_.data(), level, false);
-        st.complete = false;
-        goto done;
-      }
-      if (sig & Control::kHungry) {
-        ctl->signal->fetch_and(~std::uint32_t{Control::kHungry}, std::memory_order_relaxed);
-        cur.donate(
-            frame_.data(), level, [&](std::int64_t l) { return remaining(l); }, *ctl, r);
-      }
-    }
-    if (limits.stop && ((st.nodes + 1) & 1023) == 0 &&
-        limits.stop->load(std::memory_order_relaxed)) {
-      SpanCursor::set_rest(r, frame_.data(), level, false);
-      st.complete = false;
+    if (cur.stop_before_node(frame_.data(), level, ctl, poll, limits, r,
+                             [&](std::int64_t l) { return remaining(l); }))
       goto done;
-    }
-    if (limits.max_nodes && st.nodes >= limits.max_nodes) {  // one more would pass it
-      SpanCursor::set_rest(r, frame_.data(), level, false);
-      st.complete = false;
-      goto done;
-    }
     ++st.nodes;
     if (is_open_empty(level)) {
       ++st.solutions;
-      if (visit && !report(*visit, level)) {
-        SpanCursor::set_rest(r, frame_.data(), level, true);
-        st.complete = false;
+      if (SpanCursor::stop_after_solution(frame_.data(), level, !visit || report(*visit, level),
+                                          limits, r))
         goto done;
-      }
-      if (limits.max_solutions && st.solutions >= limits.max_solutions) {
-        SpanCursor::set_rest(r, frame_.data(), level, true);
-        st.complete = false;
-        goto done;
-      }
       goto backup;
     }
   branch : {

@@ -163,6 +163,47 @@ struct SpanCursor {
     if (after && level == 0) r.rest = {1};  // the root was a solution: nothing follows
     r.rest_weight = rest_weight(frame, level, !after);
   }
+  // The checks before entering the node at `level` (not an ancestor being replayed): every 64th
+  // node, the control's kYield (stop) and kHungry (donate); then the stop flag and the node
+  // limit. True when the run must stop there: the rest is set and the stats are incomplete.
+  template <class Frame, class Remaining>
+  bool stop_before_node(Frame* frame, std::int64_t level, const Control* ctl, std::uint32_t& poll,
+                        const SolveLimits& limits, RunResult& r, Remaining remaining) {
+    SolveStats& st = r.st;
+    if (ctl && (++poll & 63) == 0) {
+      const std::uint32_t sig = ctl->signal->load(std::memory_order_relaxed);
+      if (sig & Control::kYield) return stop(r, frame, level);
+      if (sig & Control::kHungry) {
+        ctl->signal->fetch_and(~std::uint32_t{Control::kHungry}, std::memory_order_relaxed);
+        donate(frame, level, remaining, *ctl, r);
+      }
+    }
+    if (limits.stop && ((st.nodes + 1) & 1023) == 0 &&
+        limits.stop->load(std::memory_order_relaxed)) {
+      return stop(r, frame, level);
+    }
+    if (limits.max_nodes && st.nodes >= limits.max_nodes)
+      return stop(r, frame, level);  // one more would pass it
+    return false;
+  }
+  // After a solution at `level` was counted and, with a visitor, visited (`go_on`: what the
+  // visitor said): true when the run must stop there (the visitor said so or the solution limit
+  // is reached); the rest starts after the node.
+  template <class Frame>
+  static bool stop_after_solution(const Frame* frame, std::int64_t level, bool go_on,
+                                  const SolveLimits& limits, RunResult& r) {
+    if (go_on && !(limits.max_solutions && r.st.solutions >= limits.max_solutions)) return false;
+    set_rest(r, frame, level, true);
+    r.st.complete = false;
+    return true;
+  }
+  template <class Frame>
+  static bool stop(RunResult& r, const Frame* frame, std::int64_t level) {
+    set_rest(r, frame, level, false);
+    r.st.complete = false;
+    return true;
+  }
+
   // kHungry: gives away the later half of the untried children of the shallowest level that has
   // some. remaining(l) counts the untried children of level l (UINT32_MAX: unknown, which stops
   // the search for a level: what is given must follow everything kept).
