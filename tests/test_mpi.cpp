@@ -180,7 +180,7 @@ TEST(Mpi, AllListsEveryClassOnce) {
 // resumes, over MPI or in one plain process, to the counts of an uninterrupted run.
 TEST(Mpi, KilledRankThenResumeGivesTheUninterruptedCounts) {
   TempDir dir;
-  const std::string file = cubex::test::xc_file("y25_o0.dlx");
+  const std::string file = cubex::test::xc_file("pent6x10.dlx");
   auto whole = run_cubex("solve '" + file + "' --json '" + (dir / "whole.json") + "'");
   ASSERT_EQ(whole.status, 0) << whole.output;
   const auto want = counts_of(dir / "whole.json");
@@ -218,7 +218,7 @@ TEST(Mpi, KilledRankThenResumeGivesTheUninterruptedCounts) {
 // says it was interrupted and exits non-zero; --resume finishes it.
 TEST(Mpi, SigtermSavesACheckpointThatResumes) {
   TempDir dir;
-  const std::string file = cubex::test::xc_file("y25_o0.dlx");
+  const std::string file = cubex::test::xc_file("pent6x10.dlx");
   auto whole = run_cubex("solve '" + file + "' --json '" + (dir / "whole.json") + "'");
   ASSERT_EQ(whole.status, 0) << whole.output;
   const auto want = counts_of(dir / "whole.json");
@@ -269,7 +269,7 @@ std::vector<std::pair<double, double>> progress_lines(const std::string& log) {
 // MPI mode used before were off by more on y25_o0's first tenth).
 TEST(Mpi, ProgressLinesNeverGoBackAndEndAtAHundred) {
   TempDir dir;
-  const std::string file = cubex::test::xc_file("y25_o0.dlx");
+  const std::string file = cubex::test::xc_file("pent6x10.dlx");
   auto whole = run_cubex("solve '" + file + "' --json '" + (dir / "whole.json") + "'");
   ASSERT_EQ(whole.status, 0) << whole.output;
   const double total = counts_of(dir / "whole.json")["nodes"].get<double>();
@@ -296,7 +296,7 @@ TEST(Mpi, ProgressLinesNeverGoBackAndEndAtAHundred) {
 // resumed run's first line starts from it (no jump back), and its lines never go down.
 TEST(Mpi, ProgressEstimateCarriesAcrossResume) {
   TempDir dir;
-  const std::string file = cubex::test::xc_file("y25_o0.dlx");
+  const std::string file = cubex::test::xc_file("pent6x10.dlx");
   const std::string ck = dir / "run.ck";
   const pid_t mpirun =
       spawn_mpi(2,
