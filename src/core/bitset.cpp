@@ -203,7 +203,7 @@ struct Tables {
       for (OptionId o = 0; o < m; ++o)
         for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
           const std::uint32_t l = lane[prim_items[r]];
-          std::uint64_t* mk = &optmask[std::size_t{o} * mstride];
+          std::uint64_t* mk = optmask.data() + (std::size_t{o} * mstride);
           if (l & kLong)
             mk[s8 / 64 + (l & ~kLong) / 32] |= std::uint64_t{1} << (l & ~kLong) % 32;
           else
@@ -234,8 +234,8 @@ struct Tables {
     // kill(j, c): col[j] less the options that give j colour c.
     for (std::size_t r = 0; r < pairs.size(); ++r) {
       const auto [j, c] = pairs[r];
-      std::uint64_t* row = &dense[(n + r) * words];
-      std::memcpy(row, &dense[std::size_t{j} * words], sizeof(std::uint64_t) * words);
+      std::uint64_t* row = dense.data() + ((n + r) * words);
+      std::memcpy(row, dense.data() + (std::size_t{j} * words), sizeof(std::uint64_t) * words);
       for (OptionId o : by_item[j]) {
         const auto items = p.option(order[o]);
         const auto colours = p.option_colours(order[o]);
@@ -247,9 +247,9 @@ struct Tables {
     if (prune) {
       conflict.assign(std::size_t{m} * words, 0);
       for (OptionId o = 0; o < m; ++o) {
-        std::uint64_t* row = &conflict[std::size_t{o} * words];
+        std::uint64_t* row = conflict.data() + (std::size_t{o} * words);
         for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q) {
-          const std::uint64_t* k = &dense[std::size_t{opt_kill[q]} * words];
+          const std::uint64_t* k = dense.data() + (std::size_t{opt_kill[q]} * words);
           for (std::uint32_t w = 0; w < words; ++w) row[w] |= k[w];
         }
       }
@@ -329,7 +329,7 @@ class BitsetEngine final : public Engine {
     if (bytes_) return choose_bytes(level, best);
     if (incremental_) {
       // The first smallest count, 16 lanes at a time.
-      const std::uint16_t* cnt = &cnt_[std::size_t{level} * cstride_];
+      const std::uint16_t* cnt = cnt_.data() + (std::size_t{level} * cstride_);
       __m256i mv = _mm256_set1_epi16(-1);
       for (std::uint32_t i = 0; i < cstride_; i += 16)
         mv = _mm256_min_epu16(mv, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(cnt + i)));
@@ -352,10 +352,10 @@ class BitsetEngine final : public Engine {
   std::uint32_t choose_scan(std::uint32_t level, std::uint32_t& best) const {
     const Tables& t = *t_;
     const std::size_t W = t.words;
-    const std::uint64_t* live = &live_[level * W];
-    const std::uint32_t* nz = &nz_[level * W];
+    const std::uint64_t* live = live_.data() + (level * W);
+    const std::uint32_t* nz = nz_.data() + (level * W);
     const std::uint32_t nzc = nzc_[level];
-    const std::uint64_t* open = &open_[std::size_t{level} * t.pwords];
+    const std::uint64_t* open = open_.data() + (std::size_t{level} * t.pwords);
     std::uint32_t chosen = 0;
     best = UINT32_MAX;
     for (std::uint32_t w = 0; w < t.pwords; ++w) {
@@ -370,7 +370,7 @@ class BitsetEngine final : public Engine {
             c += static_cast<std::uint32_t>(
                 __builtin_popcountll(live[t.col_word[p]] & t.col_mask[p]));
         } else {
-          const std::uint64_t* col = &t.dense[i * W];
+          const std::uint64_t* col = t.dense.data() + (i * W);
           for (std::uint32_t q = 0; q < nzc && c < best; ++q)
             c += static_cast<std::uint32_t>(__builtin_popcountll(live[nz[q]] & col[nz[q]]));
         }
@@ -395,11 +395,11 @@ class BitsetEngine final : public Engine {
   std::uint32_t prune_choose(std::uint32_t level, std::uint32_t& best) {
     const Tables& t = *t_;
     const std::size_t W = t.words, PW = t.pwords;
-    std::uint64_t* live = &live_[level * W];
-    std::uint32_t* nz = &nz_[level * W];
+    std::uint64_t* live = live_.data() + (level * W);
+    std::uint32_t* nz = nz_.data() + (level * W);
     const std::uint32_t nzc = nzc_[level];
-    const std::uint64_t* open = &open_[level * PW];
-    std::uint64_t* todo = &todo_[level * PW];
+    const std::uint64_t* open = open_.data() + (level * PW);
+    std::uint64_t* todo = todo_.data() + (level * PW);
     std::uint32_t opts[kPruneMax];
     bool changed = false;
     for (std::uint32_t w = 0; w < PW;) {
@@ -424,13 +424,13 @@ class BitsetEngine final : public Engine {
       if (n > t.prune) continue;
       // The options that conflict with all of i's: live, not i's, in every conflict row (whole
       // rows, option after option, while any is left).
-      const std::uint64_t* col = &t.dense[i * W];
+      const std::uint64_t* col = t.dense.data() + (i * W);
       // d[r] is word sw[r]: the words still holding candidates, fewer after every row.
       std::uint64_t* d = dead_.data();
       std::uint32_t* sw = surv_.data();
       std::uint32_t ns = 0;
       {
-        const std::uint64_t* row = &t.conflict[opts[0] * W];
+        const std::uint64_t* row = t.conflict.data() + (opts[0] * W);
         for (std::uint32_t q = 0; q < nzc; ++q) {
           const std::uint32_t wq = nz[q];
           d[ns] = live[wq] & ~col[wq] & row[wq];
@@ -439,7 +439,7 @@ class BitsetEngine final : public Engine {
         }
       }
       for (std::uint32_t k = 1; k < n && ns; ++k) {
-        const std::uint64_t* row = &t.conflict[opts[k] * W];
+        const std::uint64_t* row = t.conflict.data() + (opts[k] * W);
         std::uint32_t r2 = 0;
         for (std::uint32_t r = 0; r < ns; ++r) {
           d[r2] = d[r] & row[sw[r]];
@@ -481,8 +481,8 @@ class BitsetEngine final : public Engine {
   // with that count (lanes follow the item order within each kind).
   std::uint32_t choose_bytes(std::uint32_t level, std::uint32_t& best) const {
     const Tables& t = *t_;
-    const std::uint8_t* c8 = &cnt8_[std::size_t{level} * t.s8];
-    const std::uint16_t* c16 = &cnt16_[std::size_t{level} * t.s16];
+    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
+    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
     std::uint32_t m = 0xFFFF;
     if (t.s8) {
       __m256i mv = _mm256_set1_epi8(-1);
@@ -545,9 +545,9 @@ class BitsetEngine final : public Engine {
   void descend_open(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *t_;
     open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
-    std::memcpy(&open_[std::size_t{level + 1} * t.pwords], &open_[std::size_t{level} * t.pwords],
-                sizeof(std::uint64_t) * t.pwords);
-    std::uint64_t* open = &open_[std::size_t{level + 1} * t.pwords];
+    std::memcpy(open_.data() + (std::size_t{level + 1} * t.pwords),
+                open_.data() + (std::size_t{level} * t.pwords), sizeof(std::uint64_t) * t.pwords);
+    std::uint64_t* open = open_.data() + (std::size_t{level + 1} * t.pwords);
     for (std::uint32_t q = t.prim_start[x], e = t.prim_start[x + 1]; q < e; ++q) {
       const std::uint32_t j = t.prim_items[q];
       open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
@@ -558,12 +558,12 @@ class BitsetEngine final : public Engine {
   void descend_live(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *t_;
     const std::size_t W = t.words;
-    const std::uint64_t* src = &live_[level * W];
-    std::uint64_t* dst = &live_[(level + 1) * W];
-    const std::uint32_t* nz = &nz_[level * W];
-    std::uint32_t* nz1 = &nz_[(level + 1) * W];
-    const std::uint32_t* items = &t.opt_items[t.opt_start[x]];
-    const std::uint32_t* kills = &t.opt_kill[t.opt_start[x]];
+    const std::uint64_t* src = live_.data() + (level * W);
+    std::uint64_t* dst = live_.data() + ((level + 1) * W);
+    const std::uint32_t* nz = nz_.data() + (level * W);
+    std::uint32_t* nz1 = nz_.data() + ((level + 1) * W);
+    const std::uint32_t* items = t.opt_items.data() + (t.opt_start[x]);
+    const std::uint32_t* kills = t.opt_kill.data() + (t.opt_start[x]);
     const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
     std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
     std::uint32_t c = 0;
@@ -578,7 +578,7 @@ class BitsetEngine final : public Engine {
     nzc_[level + 1] = c;
     updates_ += nzc_[level];
     if (t.prune) {  // the items whose lists lost options
-      std::uint64_t* todo = &todo_[std::size_t{level + 1} * t.pwords];
+      std::uint64_t* todo = todo_.data() + (std::size_t{level + 1} * t.pwords);
       std::memset(todo, 0, sizeof(std::uint64_t) * t.pwords);
       for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
         const std::uint32_t w = nz[q];
@@ -592,14 +592,15 @@ class BitsetEngine final : public Engine {
     if (bytes_) {
       if (subtract_masks_) {
         subtract_masks_(src, dst, nz, nzc_[level], t.optmask.data(), t.mstride,
-                        &cnt8_[std::size_t{level} * t.s8], &cnt8_[std::size_t{level + 1} * t.s8],
-                        &cnt16_[std::size_t{level} * t.s16],
-                        &cnt16_[std::size_t{level + 1} * t.s16]);
+                        cnt8_.data() + (std::size_t{level} * t.s8),
+                        cnt8_.data() + (std::size_t{level + 1} * t.s8),
+                        cnt16_.data() + (std::size_t{level} * t.s16),
+                        cnt16_.data() + (std::size_t{level + 1} * t.s16));
       } else {
         (this->*subtract_bytes_)(level, src, dst);
       }
-      std::uint8_t* c8 = &cnt8_[std::size_t{level + 1} * t.s8];
-      std::uint16_t* c16 = &cnt16_[std::size_t{level + 1} * t.s16];
+      std::uint8_t* c8 = cnt8_.data() + (std::size_t{level + 1} * t.s8);
+      std::uint16_t* c16 = cnt16_.data() + (std::size_t{level + 1} * t.s16);
       for (std::uint32_t q = 0; q < k; ++q) {
         if (items[q] >= t.n1) continue;
         const std::uint32_t l = t.lane[items[q]];
@@ -611,8 +612,8 @@ class BitsetEngine final : public Engine {
       return;
     }
     if (incremental_) {
-      const std::uint16_t* c0 = &cnt_[std::size_t{level} * cstride_];
-      std::uint16_t* c1 = &cnt_[std::size_t{level + 1} * cstride_];
+      const std::uint16_t* c0 = cnt_.data() + (std::size_t{level} * cstride_);
+      std::uint16_t* c1 = cnt_.data() + (std::size_t{level + 1} * cstride_);
       if (!t.optvec.empty()) {
         (this->*subtract_)(level, src, dst, c0, c1);
         for (std::uint32_t q = 0; q < k; ++q)
@@ -642,7 +643,7 @@ class BitsetEngine final : public Engine {
     __m256i acc[NV];
     for (int v = 0; v < NV; ++v)
       acc[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c0) + v);
-    const std::uint32_t* nz = &nz_[std::size_t{level} * t.words];
+    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * t.words);
     const std::uint16_t* vecs = t.optvec.data();
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
       const std::uint32_t w = nz[q];
@@ -661,15 +662,15 @@ class BitsetEngine final : public Engine {
   void subtract_bytes(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst) {
     const Tables& t = *t_;
     __m256i a8[N8 ? N8 : 1], a16[N16 ? N16 : 1];
-    const std::uint8_t* c8 = &cnt8_[std::size_t{level} * t.s8];
-    const std::uint16_t* c16 = &cnt16_[std::size_t{level} * t.s16];
+    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
+    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
     for (int v = 0; v < N8; ++v)
       a8[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8) + v);
     for (int v = 0; v < N16; ++v)
       a16[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16) + v);
     // The killed options first as a list (eight bit positions at a time, whatever the word
     // holds, so that the loop rarely mispredicts), then one pass over the list.
-    const std::uint32_t* nz = &nz_[std::size_t{level} * t.words];
+    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * t.words);
     std::uint32_t* out = killed_.data();
     std::uint32_t n = 0;
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
@@ -696,8 +697,8 @@ class BitsetEngine final : public Engine {
       const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
       for (int v = 0; v < N16; ++v) a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
     }
-    std::uint8_t* d8 = &cnt8_[std::size_t{level + 1} * t.s8];
-    std::uint16_t* d16 = &cnt16_[std::size_t{level + 1} * t.s16];
+    std::uint8_t* d8 = cnt8_.data() + (std::size_t{level + 1} * t.s8);
+    std::uint16_t* d16 = cnt16_.data() + (std::size_t{level + 1} * t.s16);
     for (int v = 0; v < N8; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d8) + v, a8[v]);
     for (int v = 0; v < N16; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d16) + v, a16[v]);
   }
@@ -749,7 +750,7 @@ class BitsetEngine final : public Engine {
   }
 
   bool is_open_empty(std::uint32_t level) const {
-    const std::uint64_t* open = &open_[std::size_t{level} * t_->pwords];
+    const std::uint64_t* open = open_.data() + (std::size_t{level} * t_->pwords);
     for (std::uint32_t w = 0; w < t_->pwords; ++w)
       if (open[w]) return false;
     return true;

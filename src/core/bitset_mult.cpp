@@ -160,8 +160,8 @@ struct MultTables {
         dense[std::size_t{i} * words + o / 64] |= std::uint64_t{1} << (o % 64);
     for (std::size_t r = 0; r < pairs.size(); ++r) {  // kill(j, c), as in bitset.cpp
       const auto [j, c] = pairs[r];
-      std::uint64_t* row = &dense[(n + r) * words];
-      std::memcpy(row, &dense[std::size_t{j} * words], sizeof(std::uint64_t) * words);
+      std::uint64_t* row = dense.data() + ((n + r) * words);
+      std::memcpy(row, dense.data() + (std::size_t{j} * words), sizeof(std::uint64_t) * words);
       for (OptionId o : by_item[j]) {
         const auto items = p.option(order[o]);
         const auto colours = p.option_colours(order[o]);
@@ -293,7 +293,7 @@ class BitsetMultEngine final : public Engine {
   // The first active item with the smallest key at `level`.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
     const std::uint32_t cs = t_->cstride;
-    const std::uint16_t* key = &key_[std::size_t{level} * cs];
+    const std::uint16_t* key = key_.data() + (std::size_t{level} * cs);
     __m256i mv = _mm256_set1_epi16(-1);
     for (std::uint32_t i = 0; i < cs; i += 16)
       mv = _mm256_min_epu16(mv, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + i)));
@@ -318,7 +318,7 @@ class BitsetMultEngine final : public Engine {
                        const std::uint16_t* k0, std::uint16_t* k1) const {
     __m256i acc[NV];
     for (int v = 0; v < NV; ++v) acc[v] = _mm256_setzero_si256();
-    const std::uint32_t* nz = &nz_[std::size_t{level} * W_];
+    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * W_);
     const std::uint8_t* vecs = t_->optvec.data();
     std::uint32_t n = 0;
     __m256i* key = reinterpret_cast<__m256i*>(k1);
@@ -365,17 +365,17 @@ class BitsetMultEngine final : public Engine {
     const Frame& f = frame_[level];
     const std::uint32_t i = f.item;
     const std::size_t L = level, L1 = L + 1;
-    const std::int32_t* room0 = &room_[L * ks_];
-    const std::int32_t* need0 = &need_[L * ks_];
-    std::int32_t* room1 = &room_[L1 * ks_];
-    std::int32_t* need1 = &need_[L1 * ks_];
+    const std::int32_t* room0 = room_.data() + (L * ks_);
+    const std::int32_t* need0 = need_.data() + (L * ks_);
+    std::int32_t* room1 = room_.data() + (L1 * ks_);
+    std::int32_t* need1 = need_.data() + (L1 * ks_);
     for (std::uint32_t k = 0; k < t.K; ++k) room1[k] = room0[k], need1[k] = need0[k];
     // Rows to kill: x's fixed ones (st_*), and the extra ones of items covered now (rows_).
     const std::uint32_t* rows = nullptr;
     std::uint32_t nrows = 0, np = 0, nextra = 0, nbump = 0;
     std::uint32_t open = open_[L];
     if (!none) {
-      rows = &t.st_off[t.st_start[x]];
+      rows = t.st_off.data() + (t.st_start[x]);
       nrows = t.st_start[x + 1] - t.st_start[x];
       np = t.st_np[x];  // covered (i among them when it has hi <= 1)
       open -= np;
@@ -415,16 +415,16 @@ class BitsetMultEngine final : public Engine {
     open_[L1] = open;
     if (open == 0) return;  // a solution: it needs no live options (and will not branch)
 
-    const std::uint64_t* src = &live_[L * W_];
-    std::uint64_t* dst = &live_[L1 * W_];
-    const std::uint32_t* nz = &nz_[L * W_];
-    std::uint32_t* nz1 = &nz_[L1 * W_];
+    const std::uint64_t* src = live_.data() + (L * W_);
+    std::uint64_t* dst = live_.data() + (L1 * W_);
+    const std::uint32_t* nz = nz_.data() + (L * W_);
+    std::uint32_t* nz1 = nz_.data() + (L1 * W_);
     std::uint32_t c = 0;
     const std::uint64_t* dense = t.dense.data();
     const std::uint32_t ncov = nextra;
     if (nextra && rows_[0] == UINT32_MAX) nextra = 0;  // (tweak's none: no row)
     const std::uint64_t* conf =
-        none || t.conflict.empty() ? nullptr : &t.conflict[std::size_t{x} * W_];
+        none || t.conflict.empty() ? nullptr : t.conflict.data() + (std::size_t{x} * W_);
     for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
       const std::uint32_t w = nz[q];
       std::uint64_t v = src[w];
@@ -443,8 +443,8 @@ class BitsetMultEngine final : public Engine {
     nzc_[L1] = c;
     updates_ += nzc_[L];
     const std::uint32_t cs = t.cstride;
-    const std::uint16_t* k0 = &key_[L * cs];
-    std::uint16_t* k1 = &key_[L1 * cs];
+    const std::uint16_t* k0 = key_.data() + (L * cs);
+    std::uint16_t* k1 = key_.data() + (L1 * cs);
     if (subtract_) {
       (this->*subtract_)(level, src, dst, k0, k1);
     } else {
@@ -458,7 +458,7 @@ class BitsetMultEngine final : public Engine {
         }
       }
     }
-    const std::uint32_t* pitem = none ? nullptr : &t.st_item[t.st_start[x]];
+    const std::uint32_t* pitem = none ? nullptr : t.st_item.data() + (t.st_start[x]);
     for (std::uint32_t q = 0; q < np; ++q) k1[pitem[q]] = kInactive;
     for (std::uint32_t q = 0; q < ncov; ++q) k1[covered_[q]] = kInactive;
     for (std::uint32_t q = 0; q < nbump; ++q) ++k1[bumped_[q]];
@@ -468,7 +468,7 @@ class BitsetMultEngine final : public Engine {
   void tweak(std::uint32_t level, std::uint32_t x) {
     const MultTables& t = *t_;
     live_[std::size_t{level} * W_ + x / 64] &= ~(std::uint64_t{1} << (x % 64));
-    std::uint16_t* k = &key_[std::size_t{level} * t.cstride];
+    std::uint16_t* k = key_.data() + (std::size_t{level} * t.cstride);
     for (std::uint32_t r = t.prim_start[x], re = t.prim_start[x + 1]; r < re; ++r)
       --k[t.prim_items[r]];
   }
