@@ -194,7 +194,10 @@ TEST(Estimate, JobFractionIsExactOnAUniformTreeAndNeverFalls) {
         if (threads == 1 && s.cpu > 0.005) {
           const double left = total - static_cast<double>(s.counts.nodes);
           const double per_node = s.cpu / static_cast<double>(s.counts.nodes);
-          EXPECT_NEAR(s.cpu_eta, left * per_node, 0.01 * left * per_node) << "report " << k;
+          // (The CPU time and the nodes are read a moment apart: 5% and a millisecond of slack,
+          // which a loaded machine under ASan needed.)
+          EXPECT_NEAR(s.cpu_eta, left * per_node, 0.05 * left * per_node + 0.001)
+              << "report " << k;
         }
       }
     }
