@@ -145,6 +145,27 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
         EXPECT_EQ(bits.solutions, want.size());
         EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
       }
+      // The counts mode's other lanes: 16-bit lanes for every column longer than one option, and
+      // the AVX2 loop where the CPU would take the AVX-512 one.
+      for (const bool avx512 : {true, false}) {
+        MrvMode mode(cubex::detail::BitsetMrv::kCounts);
+        cubex::detail::g_bitset_short_max = 1;
+        cubex::detail::g_bitset_avx512 = avx512;
+        const auto got_lanes = all_solutions(p, cubex::Backend::kBitset);
+        const auto bits = Solver(p, cubex::Backend::kBitset).count();
+        cubex::detail::g_bitset_short_max = 254;
+        cubex::detail::g_bitset_avx512 = true;
+        ASSERT_EQ(got_lanes, want) << "trial " << trial << ", avx512 " << avx512;
+        EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", avx512 " << avx512;
+      }
+      {
+        MrvMode mode(cubex::detail::BitsetMrv::kCounts);
+        cubex::detail::g_bitset_avx512 = false;
+        const auto bits = Solver(p, cubex::Backend::kBitset).count();
+        cubex::detail::g_bitset_avx512 = true;
+        EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", AVX2 byte lanes";
+        EXPECT_EQ(bits.solutions, want.size());
+      }
       with_bitset += 1;
     } else {  // the bitset engine of Algorithm M (bitset_mult.cpp; test_core_mult.cpp)
       ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want) << "trial " << trial << "\n"

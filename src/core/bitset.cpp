@@ -94,6 +94,7 @@ struct Tables {
   std::vector<std::uint16_t> optv16;
   std::uint32_t mstride = 0;           // the same as bit masks (AVX-512): s8 / 64 + s16 / 32
   std::vector<std::uint64_t> optmask;  // words, 64 byte lanes or 32 16-bit lanes per word
+  SubtractMasksFn masks_fn = nullptr;  // the AVX-512 loop over optmask (else optv8, optv16)
   // Pruning (see BitsetEngine::prune): items with at most `prune` live options remove the options
   // that conflict with all of them; conflict[o] = the options that cannot go with option o.
   std::uint32_t prune = 0;
@@ -198,27 +199,22 @@ struct Tables {
           lane[i] = kLong | b++;
         }
       }
+      // One table of the two: bit masks for the AVX-512 loop where the CPU has it, else byte and
+      // 16-bit vectors for the AVX2 one.
+      masks_fn = subtract_masks_for(s8 / 64, s16 / 32);
       mstride = s8 / 64 + s16 / 32;
-      optmask.assign(std::size_t{m} * mstride, 0);
-      for (OptionId o = 0; o < m; ++o)
+      if (masks_fn) optmask.assign(std::size_t{m} * mstride, 0);
+      if (!masks_fn) optv8.assign(std::size_t{m} * s8, 0), optv16.assign(std::size_t{m} * s16, 0);
+      for (OptionId o = 0; o < m; ++o) {
+        std::uint64_t* mk = optmask.data() + (masks_fn ? std::size_t{o} * mstride : 0);
         for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
-          const std::uint32_t l = lane[prim_items[r]];
-          std::uint64_t* mk = optmask.data() + (std::size_t{o} * mstride);
-          if (l & kLong)
-            mk[s8 / 64 + (l & ~kLong) / 32] |= std::uint64_t{1} << (l & ~kLong) % 32;
-          else
-            mk[l / 64] |= std::uint64_t{1} << l % 64;
+          const std::uint32_t l = lane[prim_items[r]], l16 = l & ~kLong;
+          if (masks_fn && (l & kLong)) mk[s8 / 64 + l16 / 32] |= std::uint64_t{1} << l16 % 32;
+          if (masks_fn && !(l & kLong)) mk[l / 64] |= std::uint64_t{1} << l % 64;
+          if (!masks_fn && (l & kLong)) optv16[std::size_t{o} * s16 + l16] = 1;
+          if (!masks_fn && !(l & kLong)) optv8[std::size_t{o} * s8 + l] = 1;
         }
-      optv8.assign(std::size_t{m} * s8, 0);
-      optv16.assign(std::size_t{m} * s16, 0);
-      for (OptionId o = 0; o < m; ++o)
-        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
-          const std::uint32_t l = lane[prim_items[r]];
-          if (l & kLong)
-            optv16[std::size_t{o} * s16 + (l & ~kLong)] = 1;
-          else
-            optv8[std::size_t{o} * s8 + l] = 1;
-        }
+      }
     } else if (incremental && cstride <= 256) {
       // Counts mode with at most 256 primary items: each option as a vector of 16-bit ones at
       // its primary items, subtracted 16 lanes at a time from counts held in registers.
@@ -270,11 +266,10 @@ class BitsetEngine final : public Engine {
     cnt_.assign(levels * cstride_, 0xFFFF);
     if (t_->s8 + t_->s16 > 0) {
       bytes_ = true;
-      killed_.resize(std::size_t{t_->words} * 64 + 8);  // (the decoder writes up to 7 past)
-      cnt8_.assign(levels * t_->s8, 0xFF);              // padding and covered items: 0xFF / 0xFFFF
+      cnt8_.assign(levels * t_->s8, 0xFF);  // padding and covered items: 0xFF / 0xFFFF
       cnt16_.assign(levels * t_->s16, 0xFFFF);
       subtract_bytes_ = bytes_table(std::make_index_sequence<27>{})[t_->s8 / 32 * 3 + t_->s16 / 16];
-      subtract_masks_ = subtract_masks_for(t_->s8 / 64, t_->s16 / 32);
+      subtract_masks_ = t_->masks_fn;
     }
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
@@ -668,34 +663,19 @@ class BitsetEngine final : public Engine {
       a8[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8) + v);
     for (int v = 0; v < N16; ++v)
       a16[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16) + v);
-    // The killed options first as a list (eight bit positions at a time, whatever the word
-    // holds, so that the loop rarely mispredicts), then one pass over the list.
     const std::uint32_t* nz = nz_.data() + (std::size_t{level} * t.words);
-    std::uint32_t* out = killed_.data();
-    std::uint32_t n = 0;
-    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
-      const std::uint32_t w = nz[q];
-      std::uint64_t kill = src[w] & ~dst[w];
-      const std::uint32_t cnt = static_cast<std::uint32_t>(__builtin_popcountll(kill));
-      const std::uint32_t base = w * 64;
-      std::uint32_t* o = out + n;
-      n += cnt;
-      while (kill) {
-        for (int b = 0; b < 8; ++b) {
-          o[b] = base + static_cast<std::uint32_t>(__builtin_ctzll(kill));
-          kill &= kill - 1;
-        }
-        o += 8;
-      }
-    }
     const std::uint8_t* v8 = t.optv8.data();
     const std::uint16_t* v16 = t.optv16.data();
-    for (std::uint32_t r = 0; r < n; ++r) {
-      const std::uint32_t o = out[r];
-      const __m256i* o8 = reinterpret_cast<const __m256i*>(v8 + std::size_t{o} * N8 * 32);
-      for (int v = 0; v < N8; ++v) a8[v] = _mm256_sub_epi8(a8[v], _mm256_loadu_si256(o8 + v));
-      const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
-      for (int v = 0; v < N16; ++v) a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
+    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+      const std::uint32_t w = nz[q];
+      for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
+        const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
+        const __m256i* o8 = reinterpret_cast<const __m256i*>(v8 + std::size_t{o} * N8 * 32);
+        for (int v = 0; v < N8; ++v) a8[v] = _mm256_sub_epi8(a8[v], _mm256_loadu_si256(o8 + v));
+        const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
+        for (int v = 0; v < N16; ++v)
+          a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
+      }
     }
     std::uint8_t* d8 = cnt8_.data() + (std::size_t{level + 1} * t.s8);
     std::uint16_t* d16 = cnt16_.data() + (std::size_t{level + 1} * t.s16);
@@ -864,7 +844,6 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint8_t> cnt8_;    // per level: the byte lanes
   std::vector<std::uint16_t> cnt16_;  // per level: the 16-bit lanes
   SubtractBytesFn subtract_bytes_ = nullptr;  // subtract_bytes<s8 / 32, s16 / 16>
-  std::vector<std::uint32_t> killed_;         // subtract_bytes' list of the options that died
   SubtractMasksFn subtract_masks_ = nullptr;  // its AVX-512 loop, on CPUs that have it
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
