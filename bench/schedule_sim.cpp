@@ -64,19 +64,21 @@
 // figures before the hierarchy above; kept for comparison).
 //
 // --eta: how good the progress line's estimates are. Each FILE is searched (one thread unless
-// --threads) with a progress report every 0.05 s. The reports at 10%, 50% and 90% of the run's
-// time give the relative error of the predicted time left (against the time the run then really
-// took) and of the nodes left that the reported fraction stands for (nodes searched x (1 - f) / f,
-// against the nodes the run then really searched); the last column is the worst of either over
-// the reports from 10% to 90% of the run. With --repeat N each file is searched N times and each
-// cell is the median error (by size). The time depends on the machine's load as well (the rate
-// of the run so far is assumed to go on); the nodes do not. So each cell gives the time left
-// twice: in wall seconds (the progress line's) and in the search threads' CPU seconds (JobProgress
-// cpu_eta against the CPU time the threads then really used), which the load of a shared machine
-// hardly moves: the latter is the estimator's own error. The last column is the 1-minute load
-// average before and after the file's runs. ETA_RUNS=1 in the environment prints each run's
-// errors to stderr, ETA_TRACE=1 every report (elapsed, CPU, cpu_eta, eta, run, CPU of the run,
-// fraction, nodes, nodes of the run).
+// --threads) with a progress report every 0.05 s, or every 1/40 of the run where that is shorter
+// (at least every 0.005 s; a first run without reports measures the run's length). The first
+// reports at or after 10%, 50% and 90% of the run's time give the relative error of the predicted
+// time left (against the time the run then really took) and of the nodes left that the reported
+// fraction stands for (nodes searched x (1 - f) / f, against the nodes the run then really
+// searched); the last column is the worst of either over the reports from 10% to 90% of the run. A
+// run too short to have such a report (one before the end) leaves its cell empty; a cell that no
+// run filled says so. With --repeat N each file is searched N times and each cell is the median
+// error (by size). The time depends on the machine's load as well (the rate of the run so far is
+// assumed to go on); the nodes do not. So each cell gives the time left twice: in wall seconds (the
+// progress line's) and in the search threads' CPU seconds (JobProgress cpu_eta against the CPU time
+// the threads then really used), which the load of a shared machine hardly moves: the latter is the
+// estimator's own error. The last column is the 1-minute load average before and after the file's
+// runs. ETA_RUNS=1 in the environment prints each run's errors to stderr, ETA_TRACE=1 every report
+// (elapsed, CPU, cpu_eta, eta, run, CPU of the run, fraction, nodes, nodes of the run).
 #include <time.h>
 
 #include <algorithm>
@@ -791,20 +793,21 @@ Sim simulate(const std::vector<double>& work, unsigned workers, double cost) {
 
 // One run of --eta: the errors at 10%, 50% and 90% of the run (time left in wall seconds, time
 // left in the search's CPU seconds, nodes left) and the worst of each from 10% to 90%.
+// Errors are NaN where the run had no report to measure them by (too short).
 struct EtaRun {
   double seconds = 0, cpu = 0;
   double time[3] = {0, 0, 0}, cpu_time[3] = {0, 0, 0}, nodes[3] = {0, 0, 0};
   double worst_time = 0, worst_cpu = 0, worst_nodes = 0;
 };
 
-EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
+EtaRun eta_run(cubex::SearchJob& job, unsigned threads, double interval) {
   struct Mark {
     double elapsed, eta, fraction, nodes, cpu, cpu_eta;
   };
   std::vector<Mark> marks;
   cubex::JobOptions opt;
   opt.threads = threads;
-  opt.progress_seconds = 0.05;
+  opt.progress_seconds = interval;
   opt.on_progress = [&](const cubex::JobProgress& p) {
     marks.push_back(
         {p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes), p.cpu, p.cpu_eta});
@@ -845,8 +848,10 @@ EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
   auto worse = [](double& worst, double e) {
     if (std::abs(e) > std::abs(worst)) worst = e;
   };
+  bool any = false;
   for (const Mark& m : marks) {
     if (m.elapsed < 0.1 * total || m.elapsed > 0.9 * total) continue;
+    any = true;
     if (!usable(m)) {
       out.worst_time = out.worst_cpu = out.worst_nodes = NAN;  // no estimate at all
       break;
@@ -855,6 +860,7 @@ EtaRun eta_run(cubex::SearchJob& job, unsigned threads) {
     worse(out.worst_cpu, cpu_error(m));
     worse(out.worst_nodes, node_error(m));
   }
+  if (!any) out.worst_time = out.worst_cpu = out.worst_nodes = NAN;
   return out;
 }
 
@@ -872,25 +878,36 @@ int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned 
   std::printf(
       "| file | run: wall / CPU (s) | at 10%% of the run: time left, wall / CPU; nodes left | at "
       "50%% | at 90%% | worst, 10%%-90%% | load |\n|---|---|---|---|---|---|---|\n");
-  auto median = [](std::vector<double> v) {
+  auto median = [](std::vector<double> v) {  // of the runs that have the figure (NaN: none)
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
     std::sort(v.begin(), v.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
-    return v[v.size() / 2];  // by size: the middle error
+    return v.empty() ? NAN : v[v.size() / 2];  // by size: the middle error
   };
   for (const std::string& f : files) {
     const cubex::KnuthFile kf = cubex::read_knuth_file(f);
     cubex::SearchJob job(kf.problem);
     const double load_before = load_average();
+    // The report interval: 0.05 s, or 1/40 of the run where that is shorter.
+    cubex::JobOptions plain;
+    plain.threads = threads;
+    const double interval = std::clamp(job.run(plain).seconds / 40, 0.005, 0.05);
     std::vector<EtaRun> runs;
     for (unsigned k = 0; k < repeat; ++k) {
-      runs.push_back(eta_run(job, threads));
+      runs.push_back(eta_run(job, threads, interval));
       if (std::getenv("ETA_RUNS")) {
         const EtaRun& r = runs.back();
+        auto pct = [](double x) {  // "-" where the run had no report for it
+          char b[16];
+          if (std::isnan(x)) return std::string("-");
+          std::snprintf(b, sizeof b, "%+.0f", 100 * x);
+          return std::string(b);
+        };
         std::fprintf(stderr, "  run %.2f/%.2f", r.seconds, r.cpu);
         for (int k2 = 0; k2 < 3; ++k2)
-          std::fprintf(stderr, " | %+.0f/%+.0f/%+.0f", 100 * r.time[k2], 100 * r.cpu_time[k2],
-                       100 * r.nodes[k2]);
-        std::fprintf(stderr, " | worst %+.0f/%+.0f/%+.0f\n", 100 * r.worst_time, 100 * r.worst_cpu,
-                     100 * r.worst_nodes);
+          std::fprintf(stderr, " | %s/%s/%s", pct(r.time[k2]).c_str(), pct(r.cpu_time[k2]).c_str(),
+                       pct(r.nodes[k2]).c_str());
+        std::fprintf(stderr, " | worst %s/%s/%s\n", pct(r.worst_time).c_str(),
+                     pct(r.worst_cpu).c_str(), pct(r.worst_nodes).c_str());
       }
     }
     auto cell = [&](auto get) {
@@ -900,14 +917,18 @@ int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned 
     };
     std::string row = f.substr(f.find_last_of('/') + 1);
     char buf[128];
-    std::snprintf(buf, sizeof buf, " | %.2f / %.2f",
+    std::snprintf(buf, sizeof buf, " | %.2f / %.2f (reports every %.3f s)",
                   cell([](const EtaRun& r) { return r.seconds; }),
-                  cell([](const EtaRun& r) { return r.cpu; }));
+                  cell([](const EtaRun& r) { return r.cpu; }), interval);
     row += buf;
     auto triple = [&](auto wall, auto cpu, auto nodes) {
-      std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%; %+.0f%%", 100 * cell(wall),
-                    100 * cell(cpu), 100 * cell(nodes));
-      row += buf;
+      const double w = cell(wall), c = cell(cpu), n = cell(nodes);
+      if (std::isnan(w) || std::isnan(c) || std::isnan(n)) {
+        row += " | no report (run too short)";
+      } else {
+        std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%; %+.0f%%", 100 * w, 100 * c, 100 * n);
+        row += buf;
+      }
     };
     for (int k = 0; k < 3; ++k) {
       triple([k](const EtaRun& r) { return r.time[k]; },
