@@ -71,14 +71,15 @@
 // fraction stands for (nodes searched x (1 - f) / f, against the nodes the run then really
 // searched); the last column is the worst of either over the reports from 10% to 90% of the run. A
 // run too short to have such a report (one before the end) leaves its cell empty; a cell that no
-// run filled says so. With --repeat N each file is searched N times and each cell is the median
-// error (by size). The time depends on the machine's load as well (the rate of the run so far is
-// assumed to go on); the nodes do not. So each cell gives the time left twice: in wall seconds (the
-// progress line's) and in the search threads' CPU seconds (JobProgress cpu_eta against the CPU time
-// the threads then really used), which the load of a shared machine hardly moves: the latter is the
-// estimator's own error. The last column is the 1-minute load average before and after the file's
-// runs. ETA_RUNS=1 in the environment prints each run's errors to stderr, ETA_TRACE=1 every report
-// (elapsed, CPU, cpu_eta, eta, run, CPU of the run, fraction, nodes, nodes of the run).
+// run filled says so ("no report (run too short)", or "no estimate in the reports"). With --repeat
+// N each file is searched N times and each cell is the median error (by size). The time depends on
+// the machine's load as well (the rate of the run so far is assumed to go on); the nodes do not. So
+// each cell gives the time left twice: in wall seconds (the progress line's) and in the search
+// threads' CPU seconds (JobProgress cpu_eta against the CPU time the threads then really used),
+// which the load of a shared machine hardly moves: the latter is the estimator's own error. The
+// last column is the 1-minute load average before and after the file's runs. ETA_RUNS=1 in the
+// environment prints each run's errors to stderr, ETA_TRACE=1 every report (elapsed, CPU, cpu_eta,
+// eta, run, CPU of the run, fraction, nodes, nodes of the run).
 #include <time.h>
 
 #include <algorithm>
@@ -798,6 +799,7 @@ struct EtaRun {
   double seconds = 0, cpu = 0;
   double time[3] = {0, 0, 0}, cpu_time[3] = {0, 0, 0}, nodes[3] = {0, 0, 0};
   double worst_time = 0, worst_cpu = 0, worst_nodes = 0;
+  bool reported[4] = {false, false, false, false};  // a report before the end (10/50/90%, worst)
 };
 
 EtaRun eta_run(cubex::SearchJob& job, unsigned threads, double interval) {
@@ -841,6 +843,9 @@ EtaRun eta_run(cubex::SearchJob& job, unsigned threads, double interval) {
   for (int k = 0; k < 3; ++k) {
     auto m = std::find_if(marks.begin(), marks.end(),
                           [&](const Mark& x) { return x.elapsed >= at[k] * total && usable(x); });
+    out.reported[k] = std::any_of(marks.begin(), marks.end(), [&](const Mark& x) {
+      return x.elapsed >= at[k] * total && x.elapsed < total && x.nodes < nodes;
+    });
     out.time[k] = m == marks.end() ? NAN : time_error(*m);
     out.cpu_time[k] = m == marks.end() ? NAN : cpu_error(*m);
     out.nodes[k] = m == marks.end() ? NAN : node_error(*m);
@@ -852,6 +857,7 @@ EtaRun eta_run(cubex::SearchJob& job, unsigned threads, double interval) {
   for (const Mark& m : marks) {
     if (m.elapsed < 0.1 * total || m.elapsed > 0.9 * total) continue;
     any = true;
+    out.reported[3] = out.reported[3] || (m.elapsed < total && m.nodes < nodes);
     if (!usable(m)) {
       out.worst_time = out.worst_cpu = out.worst_nodes = NAN;  // no estimate at all
       break;
@@ -921,23 +927,26 @@ int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned 
                   cell([](const EtaRun& r) { return r.seconds; }),
                   cell([](const EtaRun& r) { return r.cpu; }), interval);
     row += buf;
-    auto triple = [&](auto wall, auto cpu, auto nodes) {
+    auto triple = [&](int k, auto wall, auto cpu, auto nodes) {
       const double w = cell(wall), c = cell(cpu), n = cell(nodes);
       if (std::isnan(w) || std::isnan(c) || std::isnan(n)) {
-        row += " | no report (run too short)";
+        const bool reported =
+            std::any_of(runs.begin(), runs.end(), [k](const EtaRun& r) { return r.reported[k]; });
+        row += reported ? " | no estimate in the reports" : " | no report (run too short)";
       } else {
         std::snprintf(buf, sizeof buf, " | %+.0f%% / %+.0f%%; %+.0f%%", 100 * w, 100 * c, 100 * n);
         row += buf;
       }
     };
     for (int k = 0; k < 3; ++k) {
-      triple([k](const EtaRun& r) { return r.time[k]; },
-             [k](const EtaRun& r) { return r.cpu_time[k]; },
-             [k](const EtaRun& r) { return r.nodes[k]; });
+      triple(
+          k, [k](const EtaRun& r) { return r.time[k]; },
+          [k](const EtaRun& r) { return r.cpu_time[k]; },
+          [k](const EtaRun& r) { return r.nodes[k]; });
     }
-    triple([](const EtaRun& r) { return r.worst_time; },
-           [](const EtaRun& r) { return r.worst_cpu; },
-           [](const EtaRun& r) { return r.worst_nodes; });
+    triple(
+        3, [](const EtaRun& r) { return r.worst_time; },
+        [](const EtaRun& r) { return r.worst_cpu; }, [](const EtaRun& r) { return r.worst_nodes; });
     std::snprintf(buf, sizeof buf, " | %.1f-%.1f", load_before, load_average());
     row += buf;
     std::printf("| %s |\n", row.c_str());

@@ -152,6 +152,69 @@ TEST(Estimate, TheNodeBeingSearchedKeepsItsSample) {
   }
 }
 
+// The estimate's CPU budget (samples and deeper listings) starts at a quarter of the elapsed
+// time, so that a short run has its samples early (the nodes-left error falls as one over the
+// square root of their number: at 10% of pent6x10, ~1 s, the old tenth of the elapsed time bought
+// ~200 samples and errors up to +76%), and its total stays what it was: 0.05 s + 2% of the run.
+TEST(Estimate, BudgetStartsAtAQuarterOfTheRunWithinTheSameTotal) {
+  using cubex::detail::estimate_budget;
+  const double start = cubex::detail::kEstimateStart, share = cubex::detail::kEstimateShare;
+  EXPECT_EQ(estimate_budget(0), 0.0);
+  EXPECT_EQ(estimate_budget(-1), 0.0);
+  double before = 0;
+  for (double t = 0.001; t < 100; t *= 1.1) {
+    const double b = estimate_budget(t);
+    EXPECT_GE(b, before) << t;  // never taken back
+    EXPECT_LE(b, start + share * t + 1e-12) << t;
+    if (t <= start / 0.25) {
+      EXPECT_GE(b, 0.25 * t - 1e-12) << t;
+    }
+    before = b;
+  }
+  EXPECT_DOUBLE_EQ(estimate_budget(10), start + share * 10);
+}
+
+// The samples' mean on a real tree (pent6x10_sym, 909,153 nodes on the plain tree): as many
+// samples as the budget buys by a tenth of a one-second run put the nodes left after 10%, 50% and
+// 90% of the frontier within 25% of the exact count (the target of the progress line, issue 21;
+// `cubex_schedule --eta` measures it on whole runs). The draws are deterministic (golden-ratio
+// steps from a fixed start), so this checks one fixed sample.
+TEST(Estimate, EnoughSamplesPutTheNodesLeftWithinAQuarter) {
+  auto engine = cubex::detail::make_engine(pent_sym(), Backend::kAuto);
+  cubex::detail::FrontierEstimate listed;
+  ASSERT_TRUE(listed.build(*engine, {TreeSpan{}}, 1 << 14, 10.0));
+  ASSERT_GE(listed.size(), std::size_t{1} << 14);
+  for (const double at : {0.1, 0.5, 0.9}) {
+    cubex::detail::FrontierEstimate est = listed;  // no samples yet
+    // The work left: from the frontier node at `at` of the frontier's order to the end (the
+    // frontier's paths are not exposed: a depth-limited run lists them again).
+    struct Nth {
+      std::size_t want = 0, seen = 0;
+      TreePath path;
+      static void add(void* ctx, TreePath&& p) {
+        auto& c = *static_cast<Nth*>(ctx);
+        if (c.seen++ == c.want) c.path = std::move(p);
+      }
+    } nth;
+    nth.want = static_cast<std::size_t>(at * static_cast<double>(est.size()));
+    std::atomic<std::uint32_t> signal{0};
+    cubex::detail::Control ctl;
+    ctl.signal = &signal;
+    ctl.ctx = &nth;
+    ctl.frontier = &Nth::add;
+    engine->run(TreeSpan{}, est.depth(), nullptr, {}, &ctl);
+    ASSERT_EQ(nth.seen, est.size());
+    std::vector<TreeSpan> rest(1);
+    rest[0].begin = nth.path;
+    const double exact =
+        static_cast<double>(engine->run(rest[0], 0, nullptr, {}, nullptr).st.nodes);
+    for (int k = 0; k < 700; ++k) est.sample(*engine, rest, 0.0);  // one sample per call
+    const auto r = est.nodes(rest, -1);
+    ASSERT_GT(r.samples, 600u) << at;
+    EXPECT_NEAR(r.nodes, exact, 0.25 * exact) << "nodes left after " << at << " of the frontier";
+  }
+}
+
 // The job's fraction on a uniform tree is the true fraction of nodes searched; it never falls,
 // ends at 1 with nothing left, and the time left is known once the run has a rate (the CPU time
 // left, the nodes left at the CPU time per node).
@@ -196,8 +259,7 @@ TEST(Estimate, JobFractionIsExactOnAUniformTreeAndNeverFalls) {
           const double per_node = s.cpu / static_cast<double>(s.counts.nodes);
           // (The CPU time and the nodes are read a moment apart: 5% and a millisecond of slack,
           // which a loaded machine under ASan needed.)
-          EXPECT_NEAR(s.cpu_eta, left * per_node, 0.05 * left * per_node + 0.001)
-              << "report " << k;
+          EXPECT_NEAR(s.cpu_eta, left * per_node, 0.05 * left * per_node + 0.001) << "report " << k;
         }
       }
     }

@@ -16,6 +16,11 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+double estimate_budget(double elapsed) {
+  const double t = std::max(0.0, elapsed);
+  return kEstimateShare * t + std::min(kEstimateStart, kEstimateRamp * t);
+}
+
 namespace {
 
 // CPU seconds of the calling thread (the budget is a share of the CPU, whatever the load).

@@ -632,15 +632,14 @@ JobProgress JobRunner::progress() {  // under mu_
   }
   marks_.push_back(mark);
   // The estimate's CPU time (on this thread): the first listing of the frontier (at most 0.05 s),
-  // then 2% of the elapsed time plus 0.05 s (10% of the elapsed time at first) for samples and
-  // for deeper listings (once the samples cover a quarter of the frontier left, a finer frontier
-  // gives more for the same time).
-  constexpr double kShare = 0.02, kStart = 0.05;
+  // then 2% of the elapsed time plus 0.05 s (a quarter of the elapsed time at first,
+  // detail::estimate_budget) for samples and for deeper listings (once the samples cover a
+  // quarter of the frontier left, a finer frontier gives more for the same time).
+  constexpr double kShare = detail::kEstimateShare, kStart = detail::kEstimateStart;
   const bool build = !spans.empty() && !frontier_tried_;
-  double budget = spans.empty()
-                      ? 0
-                      : kShare * before + std::min(kStart, 0.1 * before) - frontier_.seconds() -
-                            (frontier_.build_seconds() - first_listing_seconds_);
+  double budget = spans.empty() ? 0
+                                : detail::estimate_budget(before) - frontier_.seconds() -
+                                      (frontier_.build_seconds() - first_listing_seconds_);
   const bool deepen = !build && frontier_.built() && budget > 0 &&
                       frontier_.size() < (std::size_t{1} << 18) &&
                       4 * samples_left_ >= frontier_left_;
