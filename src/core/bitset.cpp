@@ -77,7 +77,7 @@ SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16);
 using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
                                const std::uint64_t* conflict, std::uint32_t words,
                                std::uint32_t* opts, std::uint64_t* acc);
-ConflictAllFn conflict_all_for();
+ConflictAllFn conflict_all_for(std::uint32_t words);
 
 namespace {
 
@@ -220,7 +220,7 @@ struct Tables {
       // 16-bit vectors for the AVX2 one.
       masks_fn = subtract_masks_for(s8 / 64, s16 / 32);
       list_fn = subtract_list_for(s8 / 64, s16 / 32);
-      if (prune) conflict_fn = conflict_all_for();
+      if (prune) conflict_fn = conflict_all_for(words);
       mstride = s8 / 64 + s16 / 32;
       if (masks_fn) optmask.assign(std::size_t{m} * mstride, 0);
       if (!masks_fn) optv8.assign(std::size_t{m} * s8, 0), optv16.assign(std::size_t{m} * s16, 0);
@@ -460,7 +460,19 @@ class BitsetEngine final : public Engine {
             k16[l] = static_cast<std::uint16_t>(n);
           else
             k8[l] = static_cast<std::uint8_t>(n);
-          std::uint32_t dead = remove_conflicting(level, i, n, opts);
+          const std::uint32_t dead = remove_conflicting(level, i, n, opts);
+          if (n == 1) {
+            // i's one option x is forced: every option sharing an item with x is gone now, so
+            // each of x's items has x alone, and checking it would remove nothing more.
+            const std::uint32_t x = opts[0];
+            for (std::uint32_t q = t.prim_start[x]; q < t.prim_start[x + 1]; ++q) {
+              const std::uint32_t lj = t.lane[t.prim_items[q]];
+              if (lj & kLong)
+                k16[lj & ~kLong] = 1;
+              else
+                k8[lj] = 1;
+            }
+          }
           if (!dead) continue;
           changed = again = true;
         }
@@ -1037,10 +1049,9 @@ void subtract_list(const std::uint64_t* kill, const std::uint32_t* word, std::ui
   for (int v = 0; v < W16; ++v) _mm512_storeu_si512(c16 + 32 * v, a16[v]);
 }
 
-bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
-                  const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
-                  std::uint64_t* acc) {
-  // List the n options: the set bits of live & col, a word's at once.
+// The n set bits of live & col (the options of an item), a word's at once, into opts.
+inline void list_options(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                         std::uint32_t words, std::uint32_t* opts) {
   const __m512i iota = _mm512_set_epi8(
       63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
       40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
@@ -1067,7 +1078,42 @@ bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint
       k += pc;
     }
   }
-  // Vector by vector: live, not in col, and in the rows of the options, while any is left.
+}
+
+// Rows of at most 8 vectors (512 options), held in registers, WV of them: the rows ANDed one
+// after the other, a test for an empty result every second row.
+template <int WV>
+bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                  const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
+                  std::uint64_t* acc) {
+  list_options(live, col, n, words, opts);
+  const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
+  auto mask = [&](int v) { return v == WV - 1 ? tail : static_cast<__mmask8>(0xFF); };
+  __m512i a[WV];
+  for (int v = 0; v < WV; ++v)
+    a[v] = _mm512_maskz_andnot_epi64(0xFF, _mm512_maskz_loadu_epi64(mask(v), col + 8 * v),
+                                     _mm512_maskz_loadu_epi64(mask(v), live + 8 * v));
+  __m512i any = a[0];
+  for (std::uint32_t j = 0; j < n; ++j) {
+    const std::uint64_t* row = conflict + std::size_t{opts[j]} * words;
+    for (int v = 0; v < WV; ++v)
+      a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
+    if (j % 2 == 0) continue;
+    any = a[0];
+    for (int v = 1; v < WV; ++v) any = _mm512_or_si512(any, a[v]);
+    if (!_mm512_test_epi64_mask(any, any)) return false;
+  }
+  any = a[0];
+  for (int v = 1; v < WV; ++v) any = _mm512_or_si512(any, a[v]);
+  for (int v = 0; v < WV; ++v) _mm512_storeu_si512(acc + 8 * v, a[v]);
+  return _mm512_test_epi64_mask(any, any) != 0;
+}
+
+// Longer rows: vector by vector, while any is left.
+bool conflict_all_long(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                       const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
+                       std::uint64_t* acc) {
+  list_options(live, col, n, words, opts);
   __m512i any = _mm512_setzero_si512();
   for (std::uint32_t w = 0; w < words; w += 8) {
     const auto m = static_cast<__mmask8>(words - w >= 8 ? 0xFF : (1u << (words - w)) - 1);
@@ -1104,11 +1150,14 @@ SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
   return masks_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
 }
 
-ConflictAllFn conflict_all_for() {
+ConflictAllFn conflict_all_for(std::uint32_t words) {
   if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
       !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi2"))
     return nullptr;
-  return &conflict_all;
+  constexpr std::array<ConflictAllFn, 8> fixed{&conflict_all<1>, &conflict_all<2>, &conflict_all<3>,
+                                               &conflict_all<4>, &conflict_all<5>, &conflict_all<6>,
+                                               &conflict_all<7>, &conflict_all<8>};
+  return words <= 64 ? fixed[(words + 7) / 8 - 1] : &conflict_all_long;
 }
 
 SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16) {
@@ -1139,7 +1188,9 @@ std::uint32_t bitset_prune_limit(const Problem& p) {
   for (ItemId i = 0; i < p.num_items(); ++i)
     if (p.item(i).primary) (len[i] <= g_bitset_short_max ? nshort : nlong) += 1;
   const bool lanes = nshort <= 256 && nlong <= 64;
-  return on && lanes && m < 0xFFFF && m * words * 8 <= kConflictBytes ? kPruneBelow : 0;
+  static const std::uint32_t T =
+      getenv("CUBEX_PRUNE_T") ? atoi(getenv("CUBEX_PRUNE_T")) : kPruneBelow;
+  return on && lanes && m < 0xFFFF && m * words * 8 <= kConflictBytes ? T : 0;
 }
 bool bitset_supported(const Problem& p) {
   if (p.has_multiplicities() || p.num_options() == 0) return false;
