@@ -990,11 +990,12 @@ std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
 
 // The AVX-512 loop of the byte-lane counts (see BitsetEngine::subtract_bytes).
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2"))), \
-                             apply_to = function)
+#pragma clang attribute push(                                                    \
+    __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2"))), \
+    apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2")
+#pragma GCC target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2")
 #endif
 
 namespace cubex::detail {
@@ -1080,30 +1081,60 @@ inline void list_options(const std::uint64_t* live, const std::uint64_t* col, st
   }
 }
 
-// Rows of at most 8 vectors (512 options), held in registers, WV of them: the rows ANDed one
-// after the other, a test for an empty result every second row.
+// Rows of at most 8 vectors (512 options), WV of them, held in registers: each option's row
+// ANDed in as it is found, with no test for an empty result on the way (cheaper than the
+// branches it would save).
 template <int WV>
 bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
                   const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
                   std::uint64_t* acc) {
-  list_options(live, col, n, words, opts);
+  (void)n;
   const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
   auto mask = [&](int v) { return v == WV - 1 ? tail : static_cast<__mmask8>(0xFF); };
+  const __m512i iota = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  // widen: byte k to 32-bit lane k (with the mask that keeps every fourth byte); next: lane k+1
+  // to lane k.
+  const __m512i widen =
+      _mm512_set_epi8(0, 0, 0, 15, 0, 0, 0, 14, 0, 0, 0, 13, 0, 0, 0, 12, 0, 0, 0, 11, 0, 0, 0, 10,
+                      0, 0, 0, 9, 0, 0, 0, 8, 0, 0, 0, 7, 0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 4, 0, 0,
+                      0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0);
+  const __m512i next = _mm512_set_epi32(0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
   __m512i a[WV];
-  for (int v = 0; v < WV; ++v)
-    a[v] = _mm512_maskz_andnot_epi64(0xFF, _mm512_maskz_loadu_epi64(mask(v), col + 8 * v),
-                                     _mm512_maskz_loadu_epi64(mask(v), live + 8 * v));
-  __m512i any = a[0];
-  for (std::uint32_t j = 0; j < n; ++j) {
-    const std::uint64_t* row = conflict + std::size_t{opts[j]} * words;
-    for (int v = 0; v < WV; ++v)
-      a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
-    if (j % 2 == 0) continue;
-    any = a[0];
-    for (int v = 1; v < WV; ++v) any = _mm512_or_si512(any, a[v]);
-    if (!_mm512_test_epi64_mask(any, any)) return false;
+  alignas(64) std::uint64_t mine[WV * 8];
+  unsigned nonzero[WV];
+  for (int v = 0; v < WV; ++v) {
+    const __m512i l = _mm512_maskz_loadu_epi64(mask(v), live + 8 * v);
+    const __m512i c = _mm512_maskz_loadu_epi64(mask(v), col + 8 * v);
+    a[v] = _mm512_maskz_andnot_epi64(0xFF, c, l);
+    const __m512i mv = _mm512_and_si512(l, c);
+    _mm512_store_si512(mine + 8 * v, mv);
+    nonzero[v] = _mm512_test_epi64_mask(mv, mv);
   }
-  any = a[0];
+  std::uint32_t j = 0;
+  for (int u = 0; u < WV; ++u) {
+    for (unsigned nzm = nonzero[u]; nzm; nzm &= nzm - 1) {
+      const std::uint32_t w =
+          8 * static_cast<std::uint32_t>(u) + static_cast<std::uint32_t>(__builtin_ctz(nzm));
+      const std::uint64_t bits = mine[w];
+      // The positions of its set bits as 32-bit lanes of idx, taken from lane 0 one by one.
+      __m512i idx =
+          _mm512_add_epi32(_mm512_maskz_permutexvar_epi8(0x1111111111111111ull, widen,
+                                                         _mm512_maskz_compress_epi8(bits, iota)),
+                           _mm512_set1_epi32(static_cast<int>(w * 64)));
+      if (j == 0) opts[0] = static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx));
+      for (std::uint32_t c = static_cast<std::uint32_t>(__builtin_popcountll(bits)); c; --c, ++j) {
+        const std::uint64_t* row =
+            conflict + std::size_t{static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx))} * words;
+        idx = _mm512_maskz_permutexvar_epi32(0xFFFF, next, idx);
+        for (int v = 0; v < WV; ++v)
+          a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
+      }
+    }
+  }
+  __m512i any = a[0];
   for (int v = 1; v < WV; ++v) any = _mm512_or_si512(any, a[v]);
   for (int v = 0; v < WV; ++v) _mm512_storeu_si512(acc + 8 * v, a[v]);
   return _mm512_test_epi64_mask(any, any) != 0;
@@ -1152,7 +1183,8 @@ SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
 
 ConflictAllFn conflict_all_for(std::uint32_t words) {
   if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
-      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi2"))
+      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi") ||
+      !__builtin_cpu_supports("avx512vbmi2"))
     return nullptr;
   constexpr std::array<ConflictAllFn, 8> fixed{&conflict_all<1>, &conflict_all<2>, &conflict_all<3>,
                                                &conflict_all<4>, &conflict_all<5>, &conflict_all<6>,
