@@ -269,17 +269,20 @@ TEST(Prune, WideMatricesKeepDancingLinksSolutions) {
   }
 }
 
-// Where it applies: short columns (cells without piece items) prune, long piece columns do not,
-// and the rule is part of the tree's identity, so a checkpoint of one tree is refused by the
-// other.
-TEST(Prune, AppliesWhereColumnsAreShortAndNamesItsTree) {
+// Where it applies: short columns (cells without piece items) and matrices of 1024 options or
+// more prune; a small matrix with long piece columns (Soma, 688 options) does not. The rule is
+// part of the tree's identity, so a checkpoint of one tree is refused by the other.
+TEST(Prune, AppliesWhereItPaysAndNamesItsTree) {
   const auto y25 = cubex::read_knuth_file(cubex::test::xc_file("y25_o1.dlx")).problem;
   const auto pent = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
+  const auto soma = cubex::read_knuth_file(cubex::test::xc_file("soma.dlx")).problem;
   EXPECT_EQ(cubex::detail::bitset_prune_limit(y25), 16u);
-  EXPECT_EQ(cubex::detail::bitset_prune_limit(pent), 0u);
+  EXPECT_EQ(cubex::detail::bitset_prune_limit(pent), 16u);
+  EXPECT_EQ(cubex::detail::bitset_prune_limit(soma), 0u);
   EXPECT_EQ(cubex::detail::choice_rule(y25, Backend::kAuto), "mrv-first+prune16/1");
+  EXPECT_EQ(cubex::detail::choice_rule(pent, Backend::kAuto), "mrv-first+prune16/1");
   EXPECT_EQ(cubex::detail::choice_rule(y25, Backend::kLinks), "mrv-first/1");
-  EXPECT_EQ(cubex::detail::choice_rule(pent, Backend::kAuto), "mrv-first/1");
+  EXPECT_EQ(cubex::detail::choice_rule(soma, Backend::kAuto), "mrv-first/1");
   const cubex::SearchJob bits(y25, nullptr, Backend::kBitset), links(y25, nullptr, Backend::kLinks);
   const std::string diff = bits.identity().difference(links.identity());
   EXPECT_NE(diff.find("choice rule"), std::string::npos) << diff;

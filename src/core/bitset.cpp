@@ -55,6 +55,7 @@ constexpr std::uint32_t kPruneBelow = 16;     // Tables::prune, when it applies
 constexpr std::uint32_t kPruneMax = 64;       // (the largest Tables::prune + 1)
 constexpr std::uint32_t kOptsRoom = kPruneMax + 64;  // remove_conflicting's list of options
 constexpr std::size_t kConflictBytes = std::size_t{32} << 20;  // largest Tables::conflict
+constexpr std::size_t kPruneMinOptions = 1024;                 // bitset_prune_limit
 
 }  // namespace
 
@@ -1081,7 +1082,7 @@ inline void list_options(const std::uint64_t* live, const std::uint64_t* col, st
   }
 }
 
-// Rows of at most 8 vectors (512 options), WV of them, held in registers: each option's row
+// Rows of at most 16 vectors (8192 options), WV of them, held in registers: each option's row
 // ANDed in as it is found, with no test for an empty result on the way (cheaper than the
 // branches it would save).
 template <int WV>
@@ -1140,6 +1141,11 @@ bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint
   return _mm512_test_epi64_mask(any, any) != 0;
 }
 
+template <std::size_t... I>
+constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_table(std::index_sequence<I...>) {
+  return {&conflict_all<static_cast<int>(I) + 1>...};
+}
+
 // Longer rows: vector by vector, while any is left.
 bool conflict_all_long(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
                        const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
@@ -1186,10 +1192,8 @@ ConflictAllFn conflict_all_for(std::uint32_t words) {
       !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi") ||
       !__builtin_cpu_supports("avx512vbmi2"))
     return nullptr;
-  constexpr std::array<ConflictAllFn, 8> fixed{&conflict_all<1>, &conflict_all<2>, &conflict_all<3>,
-                                               &conflict_all<4>, &conflict_all<5>, &conflict_all<6>,
-                                               &conflict_all<7>, &conflict_all<8>};
-  return words <= 64 ? fixed[(words + 7) / 8 - 1] : &conflict_all_long;
+  constexpr auto fixed = conflict_table(std::make_index_sequence<16>{});
+  return words <= 128 ? fixed[(words + 7) / 8 - 1] : &conflict_all_long;
 }
 
 SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16) {
@@ -1204,25 +1208,24 @@ std::uint32_t bitset_prune_limit(const Problem& p) {
   if (g_bitset_prune == BitsetPrune::kOff || g_bitset_mrv != BitsetMrv::kAuto ||
       p.has_multiplicities() || p.num_options() == 0)
     return 0;
-  // Pruning pays where columns are short (cells without piece items: y25 runs 3x faster) and
-  // costs more than it saves where long piece columns make many items re-check their lists at
-  // every node (pentominoes, Bedlam: 2.5-4x slower); see docs/speed-notes.md. The same rule as
-  // the counts mode: on average at most 64 options per primary item.
+  // Pruning shrinks the trees 4x (Soma) to 130x (y25) and, since its counts are kept in byte
+  // lanes and its tests run in registers, costs less than it saves except on small matrices,
+  // whose plain nodes are cheapest (Soma's 688 options: 0.034 s pruned against 0.029 s plain);
+  // see docs/speed-notes.md. So: on where columns are short (on average at most 64 options per
+  // primary item, as in y25: the rule that also picks the counts mode), or from 1024 options.
   std::size_t entries = 0;
   const std::size_t m = p.num_options(), words = (m + 63) / 64;
   std::vector<std::uint32_t> len(p.num_items(), 0);
   for (OptionId o = 0; o < m; ++o)
     for (ItemId i : p.option(o)) entries += p.item(i).primary, ++len[i];
   const bool short_columns = p.num_primary() > 0 && entries <= std::size_t{64} * p.num_primary();
-  const bool on = short_columns || g_bitset_prune == BitsetPrune::kOn;
+  const bool on = short_columns || m >= kPruneMinOptions || g_bitset_prune == BitsetPrune::kOn;
   // The counts must fit the byte lanes (Tables): at most 256 short items and 64 long ones.
   std::size_t nshort = 0, nlong = 0;
   for (ItemId i = 0; i < p.num_items(); ++i)
     if (p.item(i).primary) (len[i] <= g_bitset_short_max ? nshort : nlong) += 1;
   const bool lanes = nshort <= 256 && nlong <= 64;
-  static const std::uint32_t T =
-      getenv("CUBEX_PRUNE_T") ? atoi(getenv("CUBEX_PRUNE_T")) : kPruneBelow;
-  return on && lanes && m < 0xFFFF && m * words * 8 <= kConflictBytes ? T : 0;
+  return on && lanes && m < 0xFFFF && m * words * 8 <= kConflictBytes ? kPruneBelow : 0;
 }
 bool bitset_supported(const Problem& p) {
   if (p.has_multiplicities() || p.num_options() == 0) return false;
