@@ -6,6 +6,8 @@
 // Core/conway_mult/links (Core/conway_mult: multiplicities, on the bitset engine of Algorithm M).
 // Core/one_item_1M: a million options of one item (a million solutions, each a child of the
 // root): the corner that was quadratic in the bitset backend (issue 16); target under 1 s.
+// Core/<file>/plain: the bitset backend without pruning (the plain tree, dancing links' own),
+// beside Core/<file>, which prunes where the rule says so (docs/speed-notes.md).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -13,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
 
@@ -27,15 +30,21 @@ const cubex::Problem& instance(const std::string& name) {
   return it->second.problem;
 }
 
-void BM_CoreCount(benchmark::State& state, const std::string& file, cubex::Backend backend) {
+void BM_CoreCount(benchmark::State& state, const std::string& file, cubex::Backend backend,
+                  bool plain) {
   const cubex::Problem& p = instance(file);
+  // The pruning rule is read when the solver builds its tables (at its first search).
+  cubex::detail::g_bitset_prune =
+      plain ? cubex::detail::BitsetPrune::kOff : cubex::detail::BitsetPrune::kAuto;
   cubex::Solver solver(p, backend);
   cubex::SolveStats st;
   for (auto _ : state) {
     st = solver.count();
     benchmark::DoNotOptimize(st.solutions);
   }
+  cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
   state.counters["solutions"] = static_cast<double>(st.solutions);
+  state.counters["nodes"] = static_cast<double>(st.nodes);
   state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(st.nodes),
                                                  benchmark::Counter::kIsIterationInvariantRate);
   state.counters["updates/s"] = benchmark::Counter(static_cast<double>(st.updates),
@@ -58,9 +67,9 @@ void BM_OneItem(benchmark::State& state, cubex::Backend backend) {
   state.counters["updates"] = static_cast<double>(st.updates);
 }
 
-void core(const std::string& name, const char* file,
-          cubex::Backend backend = cubex::Backend::kAuto) {
-  benchmark::RegisterBenchmark(name.c_str(), BM_CoreCount, std::string(file), backend)
+void core(const std::string& name, const char* file, cubex::Backend backend = cubex::Backend::kAuto,
+          bool plain = false) {
+  benchmark::RegisterBenchmark(name.c_str(), BM_CoreCount, std::string(file), backend, plain)
       ->Unit(benchmark::kMillisecond)
       ->Repetitions(3)
       ->ReportAggregatesOnly(true);
@@ -72,6 +81,8 @@ const bool registered = [] {
   core("Core/pent6x10_sym", "pent6x10_sym.dlx");
   core("Core/y25_o0", "y25_o0.dlx");
   core("Core/conway_mult", "conway_mult.dlx");  // multiplicities: the bitset engine of Algorithm M
+  core("Core/pent6x10_sym/plain", "pent6x10_sym.dlx", cubex::Backend::kAuto, true);
+  core("Core/y25_o0/plain", "y25_o0.dlx", cubex::Backend::kAuto, true);
   core("Core/soma/links", "soma.dlx", cubex::Backend::kLinks);
   core("Core/pent6x10_sym/links", "pent6x10_sym.dlx", cubex::Backend::kLinks);
   for (auto [name, backend] : {std::pair{"Core/one_item_1M", cubex::Backend::kBitset},
@@ -86,6 +97,7 @@ const bool registered = [] {
     core("Core/y25_o1", "y25_o1.dlx");
     core("Core/y25_o2", "y25_o2.dlx");
     core("Core/bedlam_sym", "bedlam_sym.dlx");
+    core("Core/bedlam_sym/plain", "bedlam_sym.dlx", cubex::Backend::kAuto, true);
     core("Core/y25_o0/links", "y25_o0.dlx", cubex::Backend::kLinks);
     core("Core/conway_mult/links", "conway_mult.dlx", cubex::Backend::kLinks);
   }

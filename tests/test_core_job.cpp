@@ -102,6 +102,12 @@ std::string name_of(Backend b) {
   return b == Backend::kLinks ? "links" : "bitset";
 }
 
+// The bitset backend walks the plain tree (dancing links') while in scope: no pruning.
+struct PlainTree {
+  PlainTree() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff; }
+  ~PlainTree() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto; }
+};
+
 }  // namespace
 
 // Both backends walk one tree: the same solutions in the same order, the same nodes.
@@ -228,10 +234,12 @@ TEST(Job, CutSpansTileTheTree) {
   }
 }
 
-// Shards computed on different backends add up: the cut and the tree are the same.
+// Shards computed on different backends add up: the cut and the tree are the same (the plain
+// tree: the bitset backend's pruned one is another tree, refused by name).
 TEST(Job, ShardsFromDifferentBackendsAddUp) {
   const Problem& p = xc("pent6x10_sym.dlx");
   if (backends_for(p).size() < 2) GTEST_SKIP() << "no bitset backend on this CPU";
+  PlainTree plain;
   std::uint64_t sum = 0;
   for (std::uint32_t k = 0; k < 4; ++k) {
     SearchJob job(p, nullptr, k % 2 ? Backend::kLinks : Backend::kBitset);
@@ -297,6 +305,7 @@ TEST(Job, StopAndResumeGiveTheUninterruptedCounts) {
 // Periodic checkpoints hold all the work done so far: resuming any of them gives the full count.
 TEST(Job, EveryPeriodicCheckpointResumesExactly) {
   const Problem& p = xc("pent6x10_sym.dlx");
+  PlainTree plain;  // (resumed on dancing links too)
   const auto one = cubex::Solver(p).count();
   std::vector<cubex::JobState> states;
   SearchJob job(p);
@@ -527,11 +536,15 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
     const char* file;
     int jobs;
     unsigned threads;
+    bool mixed;  // both backends in one search, on the plain tree they share; else the default
   };
   std::uint64_t moved = 0;
-  for (const Case& c : {Case{"soma.dlx", 1, 1}, Case{"soma.dlx", 2, 1}, Case{"soma.dlx", 3, 2},
-                        Case{"pent6x10_sym.dlx", 2, 2}, Case{"pent6x10_sym.dlx", 3, 1}}) {
+  for (const Case& c :
+       {Case{"soma.dlx", 1, 1, true}, Case{"soma.dlx", 2, 1, true}, Case{"soma.dlx", 3, 2, true},
+        Case{"pent6x10_sym.dlx", 2, 2, true}, Case{"pent6x10_sym.dlx", 3, 1, true},
+        Case{"pent6x10_sym.dlx", 2, 1, false}, Case{"y25_o0.dlx", 3, 1, false}}) {
     const Problem& p = xc(c.file);
+    if (c.mixed) cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff;
     const auto one = cubex::Solver(p).count();
     const int jobs = c.jobs;
     Pool pool;
@@ -539,7 +552,7 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
     pool.want.assign(jobs, 0);
     std::vector<std::unique_ptr<SearchJob>> js;
     std::vector<std::unique_ptr<PoolExchange>> xs;
-    const auto bs = backends_for(p);  // both backends in one search
+    const auto bs = c.mixed ? backends_for(p) : std::vector<Backend>{Backend::kAuto};
     for (int k = 0; k < jobs; ++k) {
       js.push_back(std::make_unique<SearchJob>(p, nullptr, bs[k % bs.size()]));
       xs.push_back(std::make_unique<PoolExchange>(pool, k));
@@ -555,8 +568,9 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
       });
     }
     for (auto& t : run) t.join();
+    cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
     const std::string what = std::string(c.file) + ", " + std::to_string(jobs) + " jobs of " +
-                             std::to_string(c.threads) + " threads";
+                             std::to_string(c.threads) + " threads" + (c.mixed ? ", mixed" : "");
     EXPECT_EQ(pool.done.total, one.solutions) << what;
     EXPECT_EQ(pool.done.nodes, one.nodes) << what;
     EXPECT_TRUE(pool.spans.empty()) << what;

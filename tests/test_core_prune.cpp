@@ -75,6 +75,87 @@ Problem random_matrix(std::mt19937& rng, bool colours, int max_options) {
   return p;
 }
 
+// The pruned tree written the slow, obvious way (the engine's twin, for node-for-node checks):
+// at each node, every open item with at most `limit` live options removes the live options that
+// conflict with all of its own, until nothing changes; a node with an open item left without
+// options is a dead end; else the first item with the fewest options is branched on. Counts the
+// nodes and returns the solutions.
+struct ReferencePruned {
+  const Problem& p;
+  std::uint32_t limit;
+  std::vector<std::vector<bool>> conflict;  // between options
+  std::uint64_t nodes = 0;
+  std::set<Solution> found;
+
+  ReferencePruned(const Problem& prob, std::uint32_t t) : p(prob), limit(t) {
+    const std::size_t m = p.num_options();
+    conflict.assign(m, std::vector<bool>(m, false));
+    for (OptionId a = 0; a < m; ++a)
+      for (OptionId b = 0; b < m; ++b) {
+        const auto ia = p.option(a), ib = p.option(b);
+        const auto ca = p.option_colours(a), cb = p.option_colours(b);
+        for (std::size_t x = 0; x < ia.size(); ++x)
+          for (std::size_t y = 0; y < ib.size(); ++y)
+            if (ia[x] == ib[y] && (ca[x] == 0 || ca[x] != cb[y])) conflict[a][b] = true;
+      }
+  }
+  bool has(OptionId o, ItemId i) const {
+    const auto items = p.option(o);
+    return std::find(items.begin(), items.end(), i) != items.end();
+  }
+  void search(std::vector<bool> live, std::vector<bool> open, Solution& chosen) {
+    ++nodes;
+    if (std::find(open.begin(), open.end(), true) == open.end()) {
+      Solution s = chosen;
+      std::sort(s.begin(), s.end());
+      found.insert(s);
+      return;
+    }
+    const std::size_t m = p.num_options();
+    auto options_of = [&](ItemId i) {
+      std::vector<OptionId> v;
+      for (OptionId o = 0; o < m; ++o)
+        if (live[o] && has(o, i)) v.push_back(o);
+      return v;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (ItemId i = 0; i < p.num_items(); ++i) {
+        if (!open[i]) continue;
+        const auto mine = options_of(i);
+        if (mine.empty()) return;
+        if (mine.size() > limit) continue;
+        for (OptionId o = 0; o < m; ++o) {
+          if (!live[o] || has(o, i)) continue;
+          if (std::all_of(mine.begin(), mine.end(), [&](OptionId x) { return conflict[x][o]; })) {
+            live[o] = false;
+            changed = true;
+          }
+        }
+      }
+    }
+    ItemId best = 0;
+    std::size_t fewest = SIZE_MAX;
+    for (ItemId i = 0; i < p.num_items(); ++i)
+      if (open[i] && options_of(i).size() < fewest) fewest = options_of(i).size(), best = i;
+    for (OptionId x : options_of(best)) {
+      std::vector<bool> l2 = live, o2 = open;
+      for (OptionId o = 0; o < m; ++o)
+        if (conflict[x][o]) l2[o] = false;
+      for (ItemId i : p.option(x)) o2[i] = false;
+      chosen.push_back(x);
+      search(l2, o2, chosen);
+      chosen.pop_back();
+    }
+  }
+  void run() {
+    std::vector<bool> open(p.num_items(), false);
+    for (ItemId i = 0; i < p.num_items(); ++i) open[i] = p.item(i).primary;
+    Solution chosen;
+    search(std::vector<bool>(p.num_options(), true), open, chosen);
+  }
+};
+
 }  // namespace
 
 // Small random matrices, pruning forced on: the brute force's solutions, each once, in fewer nodes
@@ -114,6 +195,49 @@ TEST(Prune, KeepsEverySolutionOfRandomMatrices) {
   EXPECT_LT(sum_pruned, sum_plain);
 }
 
+// The engine's pruned tree is the reference's node for node (the fixpoint does not depend on the
+// order the engine checks items in, nor on its shortcuts), with the AVX-512 loops and without.
+TEST(Prune, TreeIsTheReferenceNodeForNode) {
+  std::mt19937 rng(77);
+  int trials = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Problem p = random_matrix(rng, trial % 2 == 1, trial < 150 ? 18 : 90);
+    if (cubex::detail::resolve_backend(p, Backend::kAuto) != Backend::kBitset) continue;
+    PruneMode on(BitsetPrune::kOn);
+    const std::uint32_t t = cubex::detail::bitset_prune_limit(p);
+    ASSERT_GT(t, 0u);
+    ReferencePruned ref(p, t);
+    ref.run();
+    for (const bool avx512 : {true, false}) {
+      cubex::detail::g_bitset_avx512 = avx512;
+      std::uint64_t nodes = 0;
+      const auto got = solutions(p, Backend::kBitset, &nodes);
+      cubex::detail::g_bitset_avx512 = true;
+      ASSERT_EQ(got, ref.found) << "trial " << trial << ", avx512 " << avx512 << "\n"
+                                << cubex::to_knuth(p);
+      EXPECT_EQ(nodes, ref.nodes) << "trial " << trial << ", avx512 " << avx512 << "\n"
+                                  << cubex::to_knuth(p);
+    }
+    ++trials;
+  }
+  EXPECT_GT(trials, 250);
+}
+
+// Wider: the pentominoes (32 words of options, pruning forced on) give the same tree with the
+// AVX-512 loops as without, and the published count (2339, shared/data/KNOWN_COUNTS.md).
+TEST(Prune, PentominoTreeIsTheSameWithAndWithoutAvx512) {
+  const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
+  PruneMode on(BitsetPrune::kOn);
+  ASSERT_GT(cubex::detail::bitset_prune_limit(p), 0u);
+  const auto fast = Solver(p, Backend::kBitset).count();
+  cubex::detail::g_bitset_avx512 = false;
+  const auto avx2 = Solver(p, Backend::kBitset).count();
+  cubex::detail::g_bitset_avx512 = true;
+  EXPECT_EQ(fast.solutions, 2339u);
+  EXPECT_EQ(avx2.solutions, 2339u);
+  EXPECT_EQ(fast.nodes, avx2.nodes);
+}
+
 // Wider matrices (several 64-bit words of options, too many for the brute force): blocks of
 // cells that can be tiled several ways, joined by options across two blocks through a secondary
 // item. Pruning keeps dancing links' solutions.
@@ -145,17 +269,20 @@ TEST(Prune, WideMatricesKeepDancingLinksSolutions) {
   }
 }
 
-// Where it applies: short columns (cells without piece items) prune, long piece columns do not,
-// and the rule is part of the tree's identity, so a checkpoint of one tree is refused by the
-// other.
-TEST(Prune, AppliesWhereColumnsAreShortAndNamesItsTree) {
+// Where it applies: short columns (cells without piece items) and matrices of 1024 options or
+// more prune; a small matrix with long piece columns (Soma, 688 options) does not. The rule is
+// part of the tree's identity, so a checkpoint of one tree is refused by the other.
+TEST(Prune, AppliesWhereItPaysAndNamesItsTree) {
   const auto y25 = cubex::read_knuth_file(cubex::test::xc_file("y25_o1.dlx")).problem;
   const auto pent = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
+  const auto soma = cubex::read_knuth_file(cubex::test::xc_file("soma.dlx")).problem;
   EXPECT_EQ(cubex::detail::bitset_prune_limit(y25), 16u);
-  EXPECT_EQ(cubex::detail::bitset_prune_limit(pent), 0u);
+  EXPECT_EQ(cubex::detail::bitset_prune_limit(pent), 16u);
+  EXPECT_EQ(cubex::detail::bitset_prune_limit(soma), 0u);
   EXPECT_EQ(cubex::detail::choice_rule(y25, Backend::kAuto), "mrv-first+prune16/1");
+  EXPECT_EQ(cubex::detail::choice_rule(pent, Backend::kAuto), "mrv-first+prune16/1");
   EXPECT_EQ(cubex::detail::choice_rule(y25, Backend::kLinks), "mrv-first/1");
-  EXPECT_EQ(cubex::detail::choice_rule(pent, Backend::kAuto), "mrv-first/1");
+  EXPECT_EQ(cubex::detail::choice_rule(soma, Backend::kAuto), "mrv-first/1");
   const cubex::SearchJob bits(y25, nullptr, Backend::kBitset), links(y25, nullptr, Backend::kLinks);
   const std::string diff = bits.identity().difference(links.identity());
   EXPECT_NE(diff.find("choice rule"), std::string::npos) << diff;

@@ -53,7 +53,9 @@ namespace {
 constexpr std::uint32_t kLong = 0x80000000u;  // Tables::lane: the item counts in a 16-bit lane
 constexpr std::uint32_t kPruneBelow = 16;     // Tables::prune, when it applies
 constexpr std::uint32_t kPruneMax = 64;       // (the largest Tables::prune + 1)
+constexpr std::uint32_t kOptsRoom = kPruneMax + 64;  // remove_conflicting's list of options
 constexpr std::size_t kConflictBytes = std::size_t{32} << 20;  // largest Tables::conflict
+constexpr std::size_t kPruneMinOptions = 1024;                 // bitset_prune_limit
 
 }  // namespace
 
@@ -65,6 +67,18 @@ using SubtractMasksFn = void (*)(const std::uint64_t* src, const std::uint64_t* 
                                  const std::uint8_t* c0, std::uint8_t* c1, const std::uint16_t* d0,
                                  std::uint16_t* d1);
 SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16);
+// The same in place, for the options listed as words: bits kill[r] of word word[r], r < n.
+using SubtractListFn = void (*)(const std::uint64_t* kill, const std::uint32_t* word,
+                                std::uint32_t n, const std::uint64_t* masks, std::uint32_t stride,
+                                std::uint8_t* c8, std::uint16_t* c16);
+SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16);
+// Pruning's test of one item with AVX-512 (see BitsetEngine::remove_conflicting): acc = the live
+// options, not in col, that conflict with all n options of live & col (conflict rows of `words`
+// words); returns whether acc has any. opts: room for n + 64 entries.
+using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                               const std::uint64_t* conflict, std::uint32_t words,
+                               std::uint32_t* opts, std::uint64_t* acc);
+ConflictAllFn conflict_all_for(std::uint32_t words);
 
 namespace {
 
@@ -92,9 +106,11 @@ struct Tables {
   std::vector<std::uint32_t> lane_item16;
   std::vector<std::uint8_t> optv8;
   std::vector<std::uint16_t> optv16;
-  std::uint32_t mstride = 0;           // the same as bit masks (AVX-512): s8 / 64 + s16 / 32
-  std::vector<std::uint64_t> optmask;  // words, 64 byte lanes or 32 16-bit lanes per word
-  SubtractMasksFn masks_fn = nullptr;  // the AVX-512 loop over optmask (else optv8, optv16)
+  std::uint32_t mstride = 0;            // the same as bit masks (AVX-512): s8 / 64 + s16 / 32
+  std::vector<std::uint64_t> optmask;   // words, 64 byte lanes or 32 16-bit lanes per word
+  SubtractMasksFn masks_fn = nullptr;   // the AVX-512 loop over optmask (else optv8, optv16)
+  SubtractListFn list_fn = nullptr;     // its in-place form for a list of options (pruning)
+  ConflictAllFn conflict_fn = nullptr;  // pruning's test of an item with AVX-512, where it runs
   // Pruning (see BitsetEngine::prune): items with at most `prune` live options remove the options
   // that conflict with all of them; conflict[o] = the options that cannot go with option o.
   std::uint32_t prune = 0;
@@ -164,7 +180,7 @@ struct Tables {
     // a scan of every open item's words. Long columns (a piece's placements die together when
     // one is chosen) favour popcounts; short ones (y25: 36 options per cell) favour counts.
     prune = bitset_prune_limit(p);
-    switch (prune ? BitsetMrv::kScan : g_bitset_mrv) {
+    switch (prune ? BitsetMrv::kCounts : g_bitset_mrv) {
       case BitsetMrv::kAuto:
         incremental = n1 > 0 && prim_items.size() <= std::size_t{64} * n1 && m < 0xFFFF;
         break;
@@ -175,13 +191,15 @@ struct Tables {
         incremental = m < 0xFFFF;
         break;
     }
-    // Counts mode in byte lanes (up to 256 short items and 32 long ones): a killed option costs
+    // Counts mode in byte lanes (up to 256 short items and 64 long ones): a killed option costs
     // a subtraction per 32 items instead of per 16.
     std::vector<std::uint32_t> len(n1, 0);
     for (std::uint32_t i : prim_items) ++len[i];
     std::uint32_t nshort = 0, nlong = 0;
     for (std::uint32_t i = 0; i < n1; ++i) (len[i] <= g_bitset_short_max ? nshort : nlong) += 1;
-    const bool bytes = incremental && g_bitset_bytes && (nshort + 31) / 32 <= 8 && nlong <= 32;
+    // (Pruning always counts in byte lanes: bitset_prune_limit checks that they fit.)
+    const bool bytes =
+        incremental && (g_bitset_bytes || prune) && (nshort + 31) / 32 <= 8 && nlong <= 64;
     cstride = (n1 + 15) / 16 * 16;
     if (bytes) {
       s8 = (nshort + 63) / 64 * 64;  // whole 512-bit vectors
@@ -202,6 +220,8 @@ struct Tables {
       // One table of the two: bit masks for the AVX-512 loop where the CPU has it, else byte and
       // 16-bit vectors for the AVX2 one.
       masks_fn = subtract_masks_for(s8 / 64, s16 / 32);
+      list_fn = subtract_list_for(s8 / 64, s16 / 32);
+      if (prune) conflict_fn = conflict_all_for(words);
       mstride = s8 / 64 + s16 / 32;
       if (masks_fn) optmask.assign(std::size_t{m} * mstride, 0);
       if (!masks_fn) optv8.assign(std::size_t{m} * s8, 0), optv16.assign(std::size_t{m} * s16, 0);
@@ -268,13 +288,13 @@ class BitsetEngine final : public Engine {
       bytes_ = true;
       cnt8_.assign(levels * t_->s8, 0xFF);  // padding and covered items: 0xFF / 0xFFFF
       cnt16_.assign(levels * t_->s16, 0xFFFF);
-      subtract_bytes_ = bytes_table(std::make_index_sequence<27>{})[t_->s8 / 32 * 3 + t_->s16 / 16];
+      if (t_->prune) chk8_.assign(levels * t_->s8, 0xFF), chk16_.assign(levels * t_->s16, 0xFFFF);
+      subtract_bytes_ = bytes_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
       subtract_masks_ = t_->masks_fn;
     }
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
-    todo_.assign(levels * t_->pwords, 0);
-    dead_.assign(t_->words, 0);
+    dead_.assign((t_->words + 7) / 8 * 8, 0);
     surv_.assign(t_->words, 0);
     open_n_.assign(levels, 0);
     frame_.resize(levels);
@@ -384,82 +404,86 @@ class BitsetEngine final : public Engine {
   // most t.prune live options removes such options from live_[level]; removing them shrinks
   // other items' lists, which are checked again, until none removes any. The result does not
   // depend on the order (options only ever go), so it is the same whichever path reaches the
-  // node. The parent was already pruned this way, so only the items whose lists lost options
-  // since (todo_[level], set by descend_live) can remove more. Then MRV as without pruning, on
-  // the smaller live set: a smaller tree with the same solutions.
+  // node. What an item removes depends only on its list, so an item is checked again only when
+  // its count has changed since its last check: chk8_/chk16_ hold each item's count at that
+  // check (0xFF / 0xFFFF: never), inherited from the parent. The counts are kept in byte lanes
+  // (descend_live), so the items to check are found by comparing two vectors, and the MRV
+  // choice that follows, on the smaller live set, is choose_bytes: a smaller tree, the same
+  // solutions.
   std::uint32_t prune_choose(std::uint32_t level, std::uint32_t& best) {
     const Tables& t = *t_;
-    const std::size_t W = t.words, PW = t.pwords;
+    const std::size_t W = t.words;
     std::uint64_t* live = live_.data() + (level * W);
     std::uint32_t* nz = nz_.data() + (level * W);
     const std::uint32_t nzc = nzc_[level];
-    const std::uint64_t* open = open_.data() + (level * PW);
-    std::uint64_t* todo = todo_.data() + (level * PW);
-    std::uint32_t opts[kPruneMax];
+    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
+    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    std::uint8_t* k8 = chk8_.data() + (std::size_t{level} * t.s8);
+    std::uint16_t* k16 = chk16_.data() + (std::size_t{level} * t.s16);
+    std::uint32_t opts[kOptsRoom];
     bool changed = false;
-    for (std::uint32_t w = 0; w < PW;) {
-      std::uint64_t bits = todo[w] & open[w];
-      if (!bits) {
-        todo[w] = 0;
-        ++w;
-        continue;
-      }
-      const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-      todo[w] = bits & (bits - 1);
-      // Count i's live options up to t.prune + 1 and list them.
-      std::uint32_t n = 0;
-      const std::uint32_t p0 = t.col_start[i], p1 = t.col_start[i + 1];
-      for (std::uint32_t p = p0; p < p1 && n <= t.prune; ++p)
-        for (std::uint64_t b = live[t.col_word[p]] & t.col_mask[p]; b && n <= t.prune; b &= b - 1)
-          opts[n++] = t.col_word[p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
-      if (n == 0) {
-        best = 0;
-        return i;
-      }
-      if (n > t.prune) continue;
-      // The options that conflict with all of i's: live, not i's, in every conflict row (whole
-      // rows, option after option, while any is left).
-      const std::uint64_t* col = t.dense.data() + (i * W);
-      // d[r] is word sw[r]: the words still holding candidates, fewer after every row.
-      std::uint64_t* d = dead_.data();
-      std::uint32_t* sw = surv_.data();
-      std::uint32_t ns = 0;
-      {
-        const std::uint64_t* row = t.conflict.data() + (opts[0] * W);
-        for (std::uint32_t q = 0; q < nzc; ++q) {
-          const std::uint32_t wq = nz[q];
-          d[ns] = live[wq] & ~col[wq] & row[wq];
-          sw[ns] = wq;
-          ns += d[ns] != 0;
+    // Items with fewer options first (cheaper, and what they remove shrinks longer lists):
+    // the limit doubles up to t.prune while nothing is removed, and starts again at 1 after.
+    for (std::uint32_t lim = 1;;) {
+      bool again = false;
+      const __m256i lim8 = _mm256_set1_epi8(static_cast<char>(lim));
+      const __m256i lim16 = _mm256_set1_epi16(static_cast<short>(lim));
+      // One pass over the items whose count is at most t.prune and differs from their last
+      // check's, 32 byte lanes (16 16-bit lanes) at a time.
+      for (std::uint32_t v = 0; v < t.s8 + t.s16 * 2; v += 32) {
+        std::uint32_t todo;
+        if (v < t.s8) {
+          const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8 + v));
+          const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k8 + v));
+          const __m256i small = _mm256_cmpeq_epi8(_mm256_min_epu8(c, lim8), c);
+          todo = static_cast<std::uint32_t>(_mm256_movemask_epi8(small)) &
+                 ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, k)));
+        } else {
+          const std::uint32_t u = (v - t.s8) / 2;
+          const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16 + u));
+          const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k16 + u));
+          const __m256i small = _mm256_cmpeq_epi16(_mm256_min_epu16(c, lim16), c);
+          todo = static_cast<std::uint32_t>(_mm256_movemask_epi8(small)) &
+                 ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(c, k))) &
+                 0x55555555u;  // one bit per 16-bit lane
         }
-      }
-      for (std::uint32_t k = 1; k < n && ns; ++k) {
-        const std::uint64_t* row = t.conflict.data() + (opts[k] * W);
-        std::uint32_t r2 = 0;
-        for (std::uint32_t r = 0; r < ns; ++r) {
-          d[r2] = d[r] & row[sw[r]];
-          sw[r2] = sw[r];
-          r2 += d[r2] != 0;
-        }
-        ns = r2;
-      }
-      if (!ns) continue;
-      std::uint32_t low = w;
-      for (std::uint32_t r = 0; r < ns; ++r) {
-        const std::uint32_t wq = sw[r];
-        std::uint64_t dq = d[r];
-        live[wq] &= ~dq;
-        changed = true;
-        for (; dq; dq &= dq - 1) {  // their items' lists shrank: check those again
-          const std::uint32_t o = wq * 64 + static_cast<std::uint32_t>(__builtin_ctzll(dq));
-          for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r) {
-            const std::uint32_t j = t.prim_items[r];
-            todo[j / 64] |= std::uint64_t{1} << (j % 64);
-            low = std::min(low, j / 64);
+        for (; todo; todo &= todo - 1) {
+          const std::uint32_t b = static_cast<std::uint32_t>(__builtin_ctz(todo));
+          const bool wide = v >= t.s8;
+          const std::uint32_t l = wide ? (v - t.s8 + b) / 2 : v + b;
+          const std::uint32_t i = wide ? t.lane_item16[l] : t.lane_item8[l];
+          const std::uint32_t n = wide ? c16[l] : c8[l];  // (it may have dropped in this pass)
+          if (n == 0) {
+            best = 0;
+            return i;
           }
+          if (wide)
+            k16[l] = static_cast<std::uint16_t>(n);
+          else
+            k8[l] = static_cast<std::uint8_t>(n);
+          const std::uint32_t dead = remove_conflicting(level, i, n, opts);
+          if (n == 1) {
+            // i's one option x is forced: every option sharing an item with x is gone now, so
+            // each of x's items has x alone, and checking it would remove nothing more.
+            const std::uint32_t x = opts[0];
+            for (std::uint32_t q = t.prim_start[x]; q < t.prim_start[x + 1]; ++q) {
+              const std::uint32_t lj = t.lane[t.prim_items[q]];
+              if (lj & kLong)
+                k16[lj & ~kLong] = 1;
+              else
+                k8[lj] = 1;
+            }
+          }
+          if (!dead) continue;
+          changed = again = true;
         }
       }
-      w = low;
+      if (again)
+        lim = 1;
+      else if (lim < t.prune)
+        lim = std::min(lim * 2, t.prune);
+      else
+        break;
     }
     if (changed) {  // drop the words that became empty
       std::uint32_t c = 0;
@@ -469,7 +493,105 @@ class BitsetEngine final : public Engine {
       }
       nzc_[level] = c;
     }
-    return choose_scan(level, best);
+    return choose_bytes(level, best);
+  }
+
+  // Removes from live_[level] the options that conflict with all n live options of item i (and
+  // takes them off the counts); returns how many went.
+  std::uint32_t remove_conflicting(std::uint32_t level, std::uint32_t i, std::uint32_t n,
+                                   std::uint32_t* opts) {
+    const Tables& t = *t_;
+    const std::size_t W = t.words;
+    std::uint64_t* live = live_.data() + (level * W);
+    // i's live options.
+    const std::uint64_t* col = t.dense.data() + (i * W);
+    std::uint64_t* acc = dead_.data();
+    if (t.conflict_fn) {
+      if (!t.conflict_fn(live, col, n, t.conflict.data(), t.words, opts, acc)) return 0;
+      return remove_listed(level, acc);
+    }
+    std::uint32_t k = 0, w = 0;
+    for (; w + 4 <= W && k < n; w += 4) {  // four words at a time, the non-zero ones listed
+      const __m256i v =
+          _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(live + w)),
+                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + w)));
+      auto nonzero = static_cast<std::uint32_t>(
+          _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, _mm256_setzero_si256()))));
+      for (nonzero ^= 0xF; nonzero; nonzero &= nonzero - 1) {
+        const std::uint32_t wq = w + static_cast<std::uint32_t>(__builtin_ctz(nonzero));
+        for (std::uint64_t b = live[wq] & col[wq]; b; b &= b - 1)
+          opts[k++] = wq * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
+      }
+    }
+    for (; w < W && k < n; ++w)
+      for (std::uint64_t b = live[w] & col[w]; b; b &= b - 1)
+        opts[k++] = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
+    // The options that conflict with all of them: live, not i's, in every conflict row (whole
+    // rows, option after option, while any is left; the rows are short enough to AND whole).
+    std::uint64_t any = 0;
+    {
+      const std::uint64_t* row = t.conflict.data() + (opts[0] * W);
+      for (std::uint32_t w = 0; w < W; ++w) {
+        acc[w] = live[w] & ~col[w] & row[w];
+        any |= acc[w];
+      }
+    }
+    for (std::uint32_t j = 1; j < n && any; ++j) {
+      const std::uint64_t* row = t.conflict.data() + (opts[j] * W);
+      any = 0;
+      for (std::uint32_t w = 0; w < W; ++w) {
+        acc[w] &= row[w];
+        any |= acc[w];
+      }
+    }
+    if (!any) return 0;
+    return remove_listed(level, acc);
+  }
+
+  // Removes the options of acc (dense, words) from live_[level] and its counts; returns how many.
+  std::uint32_t remove_listed(std::uint32_t level, std::uint64_t* acc) {
+    const Tables& t = *t_;
+    const std::size_t W = t.words;
+    std::uint64_t* live = live_.data() + (level * W);
+    const std::uint32_t* nz = nz_.data() + (level * W);
+    const std::uint32_t nzc = nzc_[level];
+    // d[r] is word sw[r]: the words holding options to remove.
+    std::uint64_t* d = acc;
+    std::uint32_t* sw = surv_.data();
+    std::uint32_t ns = 0;
+    for (std::uint32_t q = 0; q < nzc; ++q) {
+      const std::uint32_t wq = nz[q];
+      d[ns] = acc[wq];  // (ns <= q <= wq: acc[wq] is read before anything is written over it)
+      sw[ns] = wq;
+      ns += d[ns] != 0;
+    }
+    std::uint32_t dead = 0;
+    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
+    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    if (t.list_fn) {
+      for (std::uint32_t r = 0; r < ns; ++r) {
+        live[sw[r]] &= ~d[r];
+        dead += static_cast<std::uint32_t>(__builtin_popcountll(d[r]));
+      }
+      t.list_fn(d, sw, ns, t.optmask.data(), t.mstride, c8, c16);
+      return dead;
+    }
+    for (std::uint32_t r = 0; r < ns; ++r) {
+      const std::uint32_t wq = sw[r];
+      live[wq] &= ~d[r];
+      for (std::uint64_t dq = d[r]; dq; dq &= dq - 1) {
+        const std::uint32_t o = wq * 64 + static_cast<std::uint32_t>(__builtin_ctzll(dq));
+        ++dead;
+        for (std::uint32_t q = t.prim_start[o]; q < t.prim_start[o + 1]; ++q) {
+          const std::uint32_t l = t.lane[t.prim_items[q]];
+          if (l & kLong)
+            --c16[l & ~kLong];
+          else
+            --c8[l];
+        }
+      }
+    }
+    return dead;
   }
 
   // choose() in byte lanes: the smallest count over both kinds of lanes, then the first item
@@ -572,17 +694,11 @@ class BitsetEngine final : public Engine {
     }
     nzc_[level + 1] = c;
     updates_ += nzc_[level];
-    if (t.prune) {  // the items whose lists lost options
-      std::uint64_t* todo = todo_.data() + (std::size_t{level + 1} * t.pwords);
-      std::memset(todo, 0, sizeof(std::uint64_t) * t.pwords);
-      for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
-        const std::uint32_t w = nz[q];
-        for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
-          const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
-          for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r)
-            todo[t.prim_items[r] / 64] |= std::uint64_t{1} << (t.prim_items[r] % 64);
-        }
-      }
+    if (t.prune) {  // the child starts from the parent's checks
+      std::memcpy(chk8_.data() + (std::size_t{level + 1} * t.s8),
+                  chk8_.data() + (std::size_t{level} * t.s8), t.s8);
+      std::memcpy(chk16_.data() + (std::size_t{level + 1} * t.s16),
+                  chk16_.data() + (std::size_t{level} * t.s16), sizeof(std::uint16_t) * t.s16);
     }
     if (bytes_) {
       if (subtract_masks_) {
@@ -688,7 +804,7 @@ class BitsetEngine final : public Engine {
   template <std::size_t... I>
   static constexpr std::array<SubtractBytesFn, sizeof...(I)> bytes_table(
       std::index_sequence<I...>) {
-    return {&BitsetEngine::subtract_bytes<static_cast<int>(I / 3), static_cast<int>(I % 3)>...};
+    return {&BitsetEngine::subtract_bytes<static_cast<int>(I / 5), static_cast<int>(I % 5)>...};
   }
 
   using SubtractFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
@@ -763,7 +879,8 @@ class BitsetEngine final : public Engine {
       }
     }
     std::fill_n(open_.begin(), t.pwords, ~std::uint64_t{0});
-    std::fill_n(todo_.begin(), t.pwords, ~std::uint64_t{0});
+    std::fill_n(chk8_.begin(), t.prune ? t.s8 : 0, 0xFF);  // nothing checked yet
+    std::fill_n(chk16_.begin(), t.prune ? t.s16 : 0, 0xFFFF);
     open_n_[0] = t.n1;
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
 
@@ -847,7 +964,8 @@ class BitsetEngine final : public Engine {
   SubtractMasksFn subtract_masks_ = nullptr;  // its AVX-512 loop, on CPUs that have it
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
-  std::vector<std::uint64_t> todo_;    // per level: items to check again (pruning)
+  std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check
+  std::vector<std::uint16_t> chk16_;   // (pruning; see prune_choose)
   std::vector<std::uint64_t> dead_;    // prune_choose: the options an item removes
   std::vector<std::uint32_t> surv_;    // prune_choose: the words dead_ holds
   std::vector<std::uint32_t> open_n_;  // per level: how many primary items are open
@@ -873,11 +991,12 @@ std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
 
 // The AVX-512 loop of the byte-lane counts (see BitsetEngine::subtract_bytes).
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,bmi,bmi2"))), \
-                             apply_to = function)
+#pragma clang attribute push(                                                    \
+    __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2"))), \
+    apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,bmi,bmi2")
+#pragma GCC target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2")
 #endif
 
 namespace cubex::detail {
@@ -908,7 +1027,147 @@ void subtract_masks(const std::uint64_t* src, const std::uint64_t* dst, const st
 
 template <std::size_t... I>
 constexpr std::array<SubtractMasksFn, sizeof...(I)> masks_table(std::index_sequence<I...>) {
-  return {&subtract_masks<static_cast<int>(I / 2), static_cast<int>(I % 2)>...};
+  return {&subtract_masks<static_cast<int>(I / 3), static_cast<int>(I % 3)>...};
+}
+
+template <int W8, int W16>
+void subtract_list(const std::uint64_t* kill, const std::uint32_t* word, std::uint32_t n,
+                   const std::uint64_t* masks, std::uint32_t stride, std::uint8_t* c8,
+                   std::uint16_t* c16) {
+  __m512i a8[W8 ? W8 : 1], a16[W16 ? W16 : 1];
+  for (int v = 0; v < W8; ++v) a8[v] = _mm512_loadu_si512(c8 + 64 * v);
+  for (int v = 0; v < W16; ++v) a16[v] = _mm512_loadu_si512(c16 + 32 * v);
+  const __m512i one8 = _mm512_set1_epi8(1), one16 = _mm512_set1_epi16(1);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    for (std::uint64_t k = kill[r]; k; k &= k - 1) {
+      const std::uint32_t o = word[r] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k));
+      const std::uint64_t* mk = masks + std::size_t{o} * stride;
+      for (int v = 0; v < W8; ++v) a8[v] = _mm512_mask_sub_epi8(a8[v], mk[v], a8[v], one8);
+      for (int v = 0; v < W16; ++v)
+        a16[v] = _mm512_mask_sub_epi16(a16[v], static_cast<__mmask32>(mk[W8 + v]), a16[v], one16);
+    }
+  }
+  for (int v = 0; v < W8; ++v) _mm512_storeu_si512(c8 + 64 * v, a8[v]);
+  for (int v = 0; v < W16; ++v) _mm512_storeu_si512(c16 + 32 * v, a16[v]);
+}
+
+// The n set bits of live & col (the options of an item), a word's at once, into opts.
+inline void list_options(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                         std::uint32_t words, std::uint32_t* opts) {
+  const __m512i iota = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  std::uint32_t k = 0;
+  for (std::uint32_t w = 0; w < words && k < n; w += 8) {
+    const auto m = static_cast<__mmask8>(words - w >= 8 ? 0xFF : (1u << (words - w)) - 1);
+    const __m512i v = _mm512_and_si512(_mm512_maskz_loadu_epi64(m, live + w),
+                                       _mm512_maskz_loadu_epi64(m, col + w));
+    alignas(64) std::uint64_t vw[8];
+    _mm512_store_si512(vw, v);
+    for (unsigned nzm = _mm512_test_epi64_mask(v, v); nzm; nzm &= nzm - 1) {
+      const unsigned j = static_cast<unsigned>(__builtin_ctz(nzm));
+      const std::uint64_t bits = vw[j];
+      alignas(64) std::uint8_t idx[64];  // the positions of its set bits, in order
+      _mm512_store_si512(idx, _mm512_maskz_compress_epi8(bits, iota));
+      const __m512i base = _mm512_set1_epi32(static_cast<int>((w + j) * 64));
+      const auto pc = static_cast<std::uint32_t>(__builtin_popcountll(bits));
+      for (std::uint32_t c = 0; c < pc; c += 16) {  // (k + c + 16 <= n + 64: within opts)
+        const __m128i part = _mm_load_si128(reinterpret_cast<const __m128i*>(idx + c));
+        _mm512_storeu_si512(opts + k + c,
+                            _mm512_add_epi32(_mm512_maskz_cvtepu8_epi32(0xFFFF, part), base));
+      }
+      k += pc;
+    }
+  }
+}
+
+// Rows of at most 16 vectors (8192 options), WV of them, held in registers: each option's row
+// ANDed in as it is found, with no test for an empty result on the way (cheaper than the
+// branches it would save).
+template <int WV>
+bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                  const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
+                  std::uint64_t* acc) {
+  (void)n;
+  const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
+  auto mask = [&](int v) { return v == WV - 1 ? tail : static_cast<__mmask8>(0xFF); };
+  const __m512i iota = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  // widen: byte k to 32-bit lane k (with the mask that keeps every fourth byte); next: lane k+1
+  // to lane k.
+  const __m512i widen =
+      _mm512_set_epi8(0, 0, 0, 15, 0, 0, 0, 14, 0, 0, 0, 13, 0, 0, 0, 12, 0, 0, 0, 11, 0, 0, 0, 10,
+                      0, 0, 0, 9, 0, 0, 0, 8, 0, 0, 0, 7, 0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 4, 0, 0,
+                      0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0);
+  const __m512i next = _mm512_set_epi32(0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+  __m512i a[WV];
+  alignas(64) std::uint64_t mine[WV * 8];
+  unsigned nonzero[WV];
+  for (int v = 0; v < WV; ++v) {
+    const __m512i l = _mm512_maskz_loadu_epi64(mask(v), live + 8 * v);
+    const __m512i c = _mm512_maskz_loadu_epi64(mask(v), col + 8 * v);
+    a[v] = _mm512_maskz_andnot_epi64(0xFF, c, l);
+    const __m512i mv = _mm512_and_si512(l, c);
+    _mm512_store_si512(mine + 8 * v, mv);
+    nonzero[v] = _mm512_test_epi64_mask(mv, mv);
+  }
+  std::uint32_t j = 0;
+  for (int u = 0; u < WV; ++u) {
+    for (unsigned nzm = nonzero[u]; nzm; nzm &= nzm - 1) {
+      const std::uint32_t w =
+          8 * static_cast<std::uint32_t>(u) + static_cast<std::uint32_t>(__builtin_ctz(nzm));
+      const std::uint64_t bits = mine[w];
+      // The positions of its set bits as 32-bit lanes of idx, taken from lane 0 one by one.
+      __m512i idx =
+          _mm512_add_epi32(_mm512_maskz_permutexvar_epi8(0x1111111111111111ull, widen,
+                                                         _mm512_maskz_compress_epi8(bits, iota)),
+                           _mm512_set1_epi32(static_cast<int>(w * 64)));
+      if (j == 0) opts[0] = static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx));
+      for (std::uint32_t c = static_cast<std::uint32_t>(__builtin_popcountll(bits)); c; --c, ++j) {
+        const std::uint64_t* row =
+            conflict + std::size_t{static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx))} * words;
+        idx = _mm512_maskz_permutexvar_epi32(0xFFFF, next, idx);
+        for (int v = 0; v < WV; ++v)
+          a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
+      }
+    }
+  }
+  __m512i any = a[0];
+  for (int v = 1; v < WV; ++v) any = _mm512_or_si512(any, a[v]);
+  for (int v = 0; v < WV; ++v) _mm512_storeu_si512(acc + 8 * v, a[v]);
+  return _mm512_test_epi64_mask(any, any) != 0;
+}
+
+template <std::size_t... I>
+constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_table(std::index_sequence<I...>) {
+  return {&conflict_all<static_cast<int>(I) + 1>...};
+}
+
+// Longer rows: vector by vector, while any is left.
+bool conflict_all_long(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                       const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
+                       std::uint64_t* acc) {
+  list_options(live, col, n, words, opts);
+  __m512i any = _mm512_setzero_si512();
+  for (std::uint32_t w = 0; w < words; w += 8) {
+    const auto m = static_cast<__mmask8>(words - w >= 8 ? 0xFF : (1u << (words - w)) - 1);
+    __m512i a = _mm512_maskz_andnot_epi64(0xFF, _mm512_maskz_loadu_epi64(m, col + w),
+                                          _mm512_maskz_loadu_epi64(m, live + w));
+    for (std::uint32_t j = 0; j < n && _mm512_test_epi64_mask(a, a); ++j)
+      a = _mm512_and_si512(
+          a, _mm512_maskz_loadu_epi64(m, conflict + std::size_t{opts[j]} * words + w));
+    _mm512_storeu_si512(acc + w, a);
+    any = _mm512_or_si512(any, a);
+  }
+  return _mm512_test_epi64_mask(any, any) != 0;
+}
+
+template <std::size_t... I>
+constexpr std::array<SubtractListFn, sizeof...(I)> list_table(std::index_sequence<I...>) {
+  return {&subtract_list<static_cast<int>(I / 3), static_cast<int>(I % 3)>...};
 }
 
 }  // namespace
@@ -925,7 +1184,22 @@ namespace cubex::detail {
 SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
   if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
     return nullptr;
-  return masks_table(std::make_index_sequence<10>{})[w8 * 2 + w16];
+  return masks_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
+}
+
+ConflictAllFn conflict_all_for(std::uint32_t words) {
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
+      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi") ||
+      !__builtin_cpu_supports("avx512vbmi2"))
+    return nullptr;
+  constexpr auto fixed = conflict_table(std::make_index_sequence<16>{});
+  return words <= 128 ? fixed[(words + 7) / 8 - 1] : &conflict_all_long;
+}
+
+SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16) {
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
+    return nullptr;
+  return list_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
 }
 
 // Outside the target regions above: these run on any CPU.
@@ -934,17 +1208,24 @@ std::uint32_t bitset_prune_limit(const Problem& p) {
   if (g_bitset_prune == BitsetPrune::kOff || g_bitset_mrv != BitsetMrv::kAuto ||
       p.has_multiplicities() || p.num_options() == 0)
     return 0;
-  // Pruning pays where columns are short (cells without piece items: y25 runs 3x faster) and
-  // costs more than it saves where long piece columns make many items re-check their lists at
-  // every node (pentominoes, Bedlam: 2.5-4x slower); see docs/speed-notes.md. The same rule as
-  // the counts mode: on average at most 64 options per primary item.
+  // Pruning shrinks the trees 4x (Soma) to 130x (y25) and, since its counts are kept in byte
+  // lanes and its tests run in registers, costs less than it saves except on small matrices,
+  // whose plain nodes are cheapest (Soma's 688 options: 0.034 s pruned against 0.029 s plain);
+  // see docs/speed-notes.md. So: on where columns are short (on average at most 64 options per
+  // primary item, as in y25: the rule that also picks the counts mode), or from 1024 options.
   std::size_t entries = 0;
   const std::size_t m = p.num_options(), words = (m + 63) / 64;
+  std::vector<std::uint32_t> len(p.num_items(), 0);
   for (OptionId o = 0; o < m; ++o)
-    for (ItemId i : p.option(o)) entries += p.item(i).primary;
+    for (ItemId i : p.option(o)) entries += p.item(i).primary, ++len[i];
   const bool short_columns = p.num_primary() > 0 && entries <= std::size_t{64} * p.num_primary();
-  const bool on = short_columns || g_bitset_prune == BitsetPrune::kOn;
-  return on && m < 0xFFFF && m * words * 8 <= kConflictBytes ? kPruneBelow : 0;
+  const bool on = short_columns || m >= kPruneMinOptions || g_bitset_prune == BitsetPrune::kOn;
+  // The counts must fit the byte lanes (Tables): at most 256 short items and 64 long ones.
+  std::size_t nshort = 0, nlong = 0;
+  for (ItemId i = 0; i < p.num_items(); ++i)
+    if (p.item(i).primary) (len[i] <= g_bitset_short_max ? nshort : nlong) += 1;
+  const bool lanes = nshort <= 256 && nlong <= 64;
+  return on && lanes && m < 0xFFFF && m * words * 8 <= kConflictBytes ? kPruneBelow : 0;
 }
 bool bitset_supported(const Problem& p) {
   if (p.has_multiplicities() || p.num_options() == 0) return false;

@@ -42,6 +42,16 @@
 
 #include "engine.hpp"
 
+namespace cubex::detail {
+// The keys' decrements with AVX-512 (defined at the end of this file, compiled for AVX-512BW): k1
+// = k0 minus, for every option that died between src and dst (its words listed in nz), a one at
+// each of its primary items, whose bits are its `stride` words of masks (64 items a word).
+using MultMasksFn = void (*)(const std::uint32_t* nz, std::uint32_t nzc, const std::uint64_t* src,
+                             const std::uint64_t* dst, const std::uint64_t* masks, std::uint32_t cs,
+                             const std::uint16_t* k0, std::uint16_t* k1);
+MultMasksFn mult_masks_for(std::uint32_t stride);
+}  // namespace cubex::detail
+
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("popcnt,avx2,bmi,bmi2"))), apply_to = function)
 #else
@@ -91,8 +101,12 @@ struct MultTables {
   std::vector<std::int32_t> slot;  // per primary item: index among the hi >= 2 items, or -1
   std::vector<std::int32_t> lo, hi;
   std::vector<std::uint64_t> dense;  // rows of `words` words: items, then (item, colour) pairs
-  // cstride <= 256: each option as a vector of 8-bit ones at its primary items.
+  // cstride <= 256: each option as a vector of 8-bit ones at its primary items, or, on CPUs with
+  // AVX-512BW, as bit masks (mstride words, 64 items a word) for masked byte additions.
   std::vector<std::uint8_t> optvec;
+  std::uint32_t mstride = 0;
+  std::vector<std::uint64_t> optmask;
+  MultMasksFn masks_fn = nullptr;
   // When it fits in 8 MiB: per option, the union of its st_* rows (what it kills for certain).
   std::vector<std::uint64_t> conflict;
   std::vector<OptionId> order;  // internal option -> the problem's option
@@ -188,11 +202,20 @@ struct MultTables {
       mx_start.push_back(static_cast<std::uint32_t>(mx_items.size()));
     }
     if (cstride <= 256) {
-      optvec.assign(std::size_t{m} * cstride, 0);
-      for (OptionId o = 0; o < m; ++o)
-        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
-          optvec[std::size_t{o} * cstride + prim_items[r]] = 1;
-        }
+      mstride = (cstride + 63) / 64;
+      masks_fn = mult_masks_for(mstride);
+      if (masks_fn) {
+        optmask.assign(std::size_t{m} * mstride, 0);
+        for (OptionId o = 0; o < m; ++o)
+          for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
+            optmask[std::size_t{o} * mstride + prim_items[r] / 64] |= std::uint64_t{1}
+                                                                      << (prim_items[r] % 64);
+      } else {
+        optvec.assign(std::size_t{m} * cstride, 0);
+        for (OptionId o = 0; o < m; ++o)
+          for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
+            optvec[std::size_t{o} * cstride + prim_items[r]] = 1;
+      }
     }
 
     if (std::size_t{m} * words * 8 <= (std::size_t{8} << 20)) {
@@ -445,7 +468,9 @@ class BitsetMultEngine final : public Engine {
     const std::uint32_t cs = t.cstride;
     const std::uint16_t* k0 = key_.data() + (L * cs);
     std::uint16_t* k1 = key_.data() + (L1 * cs);
-    if (subtract_) {
+    if (t.masks_fn) {
+      t.masks_fn(nz, nzc_[L], src, dst, t.optmask.data(), cs, k0, k1);
+    } else if (subtract_) {
       (this->*subtract_)(level, src, dst, k0, k1);
     } else {
       std::memcpy(k1, k0, sizeof(std::uint16_t) * cs);
@@ -639,7 +664,78 @@ std::unique_ptr<Engine> make_bitset_mult_engine(const Problem& p) {
 #pragma GCC pop_options
 #endif
 
+// The AVX-512 loop of the keys' decrements (see BitsetMultEngine::subtract_killed).
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,bmi,bmi2"))), \
+                             apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,bmi,bmi2")
+#endif
+
 namespace cubex::detail {
+namespace {
+
+// The decrements summed in byte lanes (NW vectors of 64 in registers, a masked add per option),
+// added into the 16-bit keys every 255 options and at the end.
+template <int NW>
+void mult_masks(const std::uint32_t* nz, std::uint32_t nzc, const std::uint64_t* src,
+                const std::uint64_t* dst, const std::uint64_t* masks, std::uint32_t cs,
+                const std::uint16_t* k0, std::uint16_t* k1) {
+  __m512i acc[NW];
+  for (int v = 0; v < NW; ++v) acc[v] = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi8(1);
+  const std::uint16_t* from = k0;  // k1 after the first flush
+  auto flush = [&] {
+    for (int v = 0; v < NW; ++v) {
+      alignas(64) std::uint8_t b[64];
+      _mm512_store_si512(b, acc[v]);
+      for (std::uint32_t h = 0; h < 2 && 64 * v + 32 * h < cs; ++h) {
+        const std::uint32_t at = 64 * static_cast<std::uint32_t>(v) + 32 * h;
+        const __m512i d =
+            _mm512_cvtepu8_epi16(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + 32 * h)));
+        _mm512_storeu_si512(k1 + at, _mm512_sub_epi16(_mm512_loadu_si512(from + at), d));
+      }
+      acc[v] = _mm512_setzero_si512();
+    }
+    from = k1;
+  };
+  std::uint32_t n = 0;
+  for (std::uint32_t q = 0; q < nzc; ++q) {
+    const std::uint32_t w = nz[q];
+    std::uint64_t kill = src[w] & ~dst[w];
+    n += static_cast<std::uint32_t>(__builtin_popcountll(kill));
+    if (n > 255) {  // (a word holds at most 64)
+      flush();
+      n = static_cast<std::uint32_t>(__builtin_popcountll(kill));
+    }
+    for (; kill; kill &= kill - 1) {
+      const std::uint64_t* mk =
+          masks + (std::size_t{w} * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill))) * NW;
+      for (int v = 0; v < NW; ++v) acc[v] = _mm512_mask_add_epi8(acc[v], mk[v], acc[v], one);
+    }
+  }
+  flush();
+}
+
+}  // namespace
+}  // namespace cubex::detail
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
+namespace cubex::detail {
+
+MultMasksFn mult_masks_for(std::uint32_t stride) {
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
+    return nullptr;
+  constexpr std::array<MultMasksFn, 4> fixed{&mult_masks<1>, &mult_masks<2>, &mult_masks<3>,
+                                             &mult_masks<4>};
+  return stride >= 1 && stride <= 4 ? fixed[stride - 1] : nullptr;
+}
 
 // Outside the target region above: this runs on any CPU.
 bool bitset_mult_supported(const Problem& p) {
