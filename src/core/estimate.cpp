@@ -55,6 +55,9 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, 
   for (const TreeSpan& s : left) deepest_begin = std::max(deepest_begin, s.begin.size());
   std::atomic<std::uint32_t> signal{0};
   bool listed = false;
+  // The levels above the frontier are kept where they go on from the one listed (a first
+  // listing, or the next level of this one).
+  if (from_depth <= 1 || from_depth != depth_ + 1) levels_.clear();
   for (std::uint32_t d = std::max<std::uint32_t>(1, from_depth); d <= 64; ++d) {
     // The next level costs about the last one times the growth of the frontier.
     if ((listed || built()) && since(t0) + level_seconds_ * growth_ > seconds) break;
@@ -82,6 +85,11 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, 
     level_seconds_ = since(level_start);
     growth_ =
         count_ ? std::max(1.0, static_cast<double>(c.count) / static_cast<double>(count_)) : 4.0;
+    if (depth_ + 1 == d && levels_.size() + 1 == depth_) {
+      levels_.push_back(std::move(paths_));  // level depth_, now above the frontier
+    } else {
+      levels_.clear();
+    }
     depth_ = d;
     count_ = c.count;
     paths_ = std::move(paths);
@@ -94,6 +102,43 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, 
   if (count_ == 0) depth_ = 0;
   build_seconds_ += since(t0);
   return listed && built();
+}
+
+// The nodes above the frontier before `p` in the tree's order (the root, then those listed at
+// each level that are < p; an ancestor of p is < p).
+double FrontierEstimate::shallow_before(const TreePath& p) const {
+  double n = p.empty() ? 0 : 1;
+  for (std::size_t j = 0; j < levels_.size(); ++j) {
+    const std::vector<std::uint32_t>& level = levels_[j];
+    const std::size_t width = j + 1, count = level.size() / width;
+    std::size_t lo = 0, hi = count;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      const auto at = level.begin() + static_cast<std::ptrdiff_t>(mid * width);
+      if (std::lexicographical_compare(at, at + static_cast<std::ptrdiff_t>(width), p.begin(),
+                                       p.end())) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    n += static_cast<double>(lo);
+  }
+  return n;
+}
+
+double FrontierEstimate::shallow_left(const std::vector<TreeSpan>& left) const {
+  if (levels_.size() + 1 != depth_ || count_ == 0) {
+    // (Levels not kept: their share of the frontier's.)
+    return shallow_ * static_cast<double>(count_left(left)) / static_cast<double>(count_);
+  }
+  double all = 1;
+  for (std::size_t j = 0; j < levels_.size(); ++j)
+    all += static_cast<double>(levels_[j].size() / (j + 1));
+  double n = 0;
+  for (const TreeSpan& s : left)
+    n += std::max(0.0, (s.to_end ? all : shallow_before(s.end)) - shallow_before(s.begin));
+  return n;
 }
 
 // The first frontier node not before `p` (frontier nodes before it are < p).
@@ -221,7 +266,7 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
   double partial = 0;
   for (const auto& [node, size] : inside) partial += 0.5 * (size >= 0 ? size : mean);
   const double f = static_cast<double>(res.left);
-  res.nodes = f * mean + shallow_ * f / static_cast<double>(count_) + partial;
+  res.nodes = f * mean + shallow_left(left) + partial;
   return res;
 }
 

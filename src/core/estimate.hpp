@@ -6,19 +6,19 @@
 // cover much of it). Every node below the frontier lies in the subtree of one frontier node, so
 // the nodes left are about
 //     (frontier nodes left) x (mean size of a frontier node's subtree) + (shallower nodes left),
-// where the frontier nodes left are counted exactly (the list is in tree order) and the mean
-// size comes from samples: frontier nodes left, spread evenly over them and searched to the end
-// on a clone of the engine. A sample stays valid while its node is left, and the mean is taken
-// over the samples still left; that is what makes the estimate follow a tree whose late subtrees
-// are heavier than its early ones, where Knuth-style shares of the tree (each child of a node
-// weighing the same) and the mean of the subtrees searched so far are both far off (bedlam_sym's
-// last tenth holds its heaviest subtrees). The mean of the subtrees finished, which the caller
-// measures, stands in only while no sample is left. Samples cost real search work:
-// the caller spends a small share of the elapsed time on them.
+// where the frontier nodes left and the shallower nodes left are counted exactly (the list is in
+// tree order) and the mean size comes from samples: frontier nodes left, spread evenly over them
+// and searched to the end on a clone of the engine. A sample stays valid while its node is left,
+// and the mean is taken over the samples still left; that is what makes the estimate follow a tree
+// whose late subtrees are heavier than its early ones, where Knuth-style shares of the tree (each
+// child of a node weighing the same) and the mean of the subtrees searched so far are both far off
+// (bedlam_sym's last tenth holds its heaviest subtrees). The mean of the subtrees finished, which
+// the caller measures, stands in only while no sample is left. Samples cost real search work: the
+// caller spends a small share of the elapsed time on them.
 //
-// On a tree whose frontier subtrees all have one size (e.g. a uniform tree) the estimate is
-// exact up to the shallow nodes (the share of them left is taken as the share of the frontier)
-// and half a frontier subtree per span that starts inside one.
+// The nodes above the frontier in the work left are counted exactly from the levels listed on
+// the way down to it. On a tree whose frontier subtrees all have one size (e.g. a uniform tree)
+// the estimate is exact up to half a frontier subtree per span that starts inside one.
 #pragma once
 
 #include <cstdint>
@@ -86,8 +86,15 @@ class FrontierEstimate {
   std::size_t count_ = 0;
   std::vector<std::uint32_t> paths_;  // count_ paths of depth_ entries each, in tree order
   double shallow_ = 0;                // nodes above the frontier in the spans listed
-  std::vector<std::size_t> index_;    // samples: frontier index ...
-  std::vector<double> sizes_;         // ... and nodes of its subtree
+  // The nodes listed at each level above the frontier (levels_[j]: depth j + 1, in tree order;
+  // kept while they go from depth 1 to the frontier's): the nodes above the frontier in the work
+  // left are counted, not taken as the frontier's share of them (a pruned tree has a third of
+  // its nodes above the frontier, a quarter of them in the last tenth of pent6x10_sym's).
+  std::vector<std::vector<std::uint32_t>> levels_;
+  double shallow_before(const TreePath& p) const;
+  double shallow_left(const std::vector<TreeSpan>& left) const;
+  std::vector<std::size_t> index_;  // samples: frontier index ...
+  std::vector<double> sizes_;       // ... and nodes of its subtree
   double seconds_ = 0, build_seconds_ = 0;
   double level_seconds_ = 0, growth_ = 4;  // the last level listed: its cost, its growth
   double phase_ = 0;
