@@ -93,8 +93,11 @@ class FrontierEstimate {
   std::vector<std::vector<std::uint32_t>> levels_;
   double shallow_before(const TreePath& p) const;
   double shallow_left(const std::vector<TreeSpan>& left) const;
-  std::vector<std::size_t> index_;  // samples: frontier index ...
-  std::vector<double> sizes_;       // ... and nodes of its subtree
+  std::vector<std::size_t> index_;             // samples: frontier index ...
+  std::vector<double> sizes_;                  // ... and nodes of its subtree
+  double sizes_sum_ = 0;                       // (of sizes_)
+  std::uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // the random paths of probe()
+  double probe(Engine& engine, TreePath p);
   double seconds_ = 0, build_seconds_ = 0;
   double level_seconds_ = 0, growth_ = 4;  // the last level listed: its cost, its growth
   double phase_ = 0;
