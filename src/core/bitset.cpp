@@ -79,6 +79,12 @@ using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* c
                                const std::uint64_t* conflict, std::uint32_t words,
                                std::uint32_t* opts, std::uint64_t* acc);
 ConflictAllFn conflict_all_for(std::uint32_t words);
+// choose() by popcounts with AVX-512 VPOPCNTQ for rows of at most 16 vectors: the first open
+// item with the fewest live options; *best gets their number.
+using ChooseDenseFn = std::uint32_t (*)(const std::uint64_t* live, const std::uint64_t* dense,
+                                        std::uint32_t words, const std::uint64_t* open,
+                                        std::uint32_t pwords, std::uint32_t* best);
+ChooseDenseFn choose_dense_for(std::uint32_t words);
 
 namespace {
 
@@ -111,6 +117,7 @@ struct Tables {
   SubtractMasksFn masks_fn = nullptr;   // the AVX-512 loop over optmask (else optv8, optv16)
   SubtractListFn list_fn = nullptr;     // its in-place form for a list of options (pruning)
   ConflictAllFn conflict_fn = nullptr;  // pruning's test of an item with AVX-512, where it runs
+  ChooseDenseFn choose_fn = nullptr;    // choose_scan with AVX-512, where it runs
   // Pruning (see BitsetEngine::prune): items with at most `prune` live options remove the options
   // that conflict with all of them; conflict[o] = the options that cannot go with option o.
   std::uint32_t prune = 0;
@@ -260,6 +267,7 @@ struct Tables {
             row[o / 64] &= ~(std::uint64_t{1} << (o % 64));
       }
     }
+    choose_fn = choose_dense_for(words);
     if (prune) {
       conflict.assign(std::size_t{m} * words, 0);
       for (OptionId o = 0; o < m; ++o) {
@@ -342,6 +350,9 @@ class BitsetEngine final : public Engine {
     const Tables& t = *t_;
     if (t.prune) return prune_choose(level, best);
     if (bytes_) return choose_bytes(level, best);
+    if (t.choose_fn && !incremental_)
+      return t.choose_fn(live_.data() + (std::size_t{level} * t.words), t.dense.data(), t.words,
+                         open_.data() + (std::size_t{level} * t.pwords), t.pwords, &best);
     if (incremental_) {
       // The first smallest count, 16 lanes at a time.
       const std::uint16_t* cnt = cnt_.data() + (std::size_t{level} * cstride_);
@@ -991,12 +1002,12 @@ std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
 
 // The AVX-512 loop of the byte-lane counts (see BitsetEngine::subtract_bytes).
 #if defined(__clang__)
-#pragma clang attribute push(                                                    \
-    __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2"))), \
+#pragma clang attribute push(                                                                    \
+    __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vpopcntdq,bmi,bmi2"))), \
     apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2")
+#pragma GCC target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vpopcntdq,bmi,bmi2")
 #endif
 
 namespace cubex::detail {
@@ -1141,6 +1152,47 @@ bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint
   return _mm512_test_epi64_mask(any, any) != 0;
 }
 
+template <int WV>
+std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense,
+                           std::uint32_t words, const std::uint64_t* open, std::uint32_t pwords,
+                           std::uint32_t* best) {
+  const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
+  __m512i l[WV];
+  for (int v = 0; v < WV; ++v)
+    l[v] = _mm512_maskz_loadu_epi64(v == WV - 1 ? tail : static_cast<__mmask8>(0xFF), live + 8 * v);
+  std::uint32_t chosen = 0, fewest = UINT32_MAX;
+  for (std::uint32_t w = 0; w < pwords; ++w) {
+    for (std::uint64_t bits = open[w]; bits; bits &= bits - 1) {
+      const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      const std::uint64_t* col = dense + std::size_t{i} * words;
+      __m512i c = _mm512_setzero_si512();
+      for (int v = 0; v < WV; ++v)
+        c = _mm512_add_epi64(
+            c, _mm512_popcnt_epi64(_mm512_and_si512(
+                   l[v], _mm512_maskz_loadu_epi64(v == WV - 1 ? tail : static_cast<__mmask8>(0xFF),
+                                                  col + 8 * v))));
+      const __m256i d = _mm512_maskz_cvtepi64_epi32(0xFF, c);  // the 8 sums, then their sum
+      __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(d), _mm256_extracti128_si256(d, 1));
+      s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4E));
+      s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xB1));
+      const auto n = static_cast<std::uint32_t>(_mm_cvtsi128_si32(s4));
+      if (n < fewest) {
+        fewest = n;
+        chosen = i;
+        if (n == 0) break;
+      }
+    }
+    if (fewest == 0) break;
+  }
+  *best = fewest;
+  return chosen;
+}
+
+template <std::size_t... I>
+constexpr std::array<ChooseDenseFn, sizeof...(I)> choose_table(std::index_sequence<I...>) {
+  return {&choose_dense<static_cast<int>(I) + 1>...};
+}
+
 template <std::size_t... I>
 constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_table(std::index_sequence<I...>) {
   return {&conflict_all<static_cast<int>(I) + 1>...};
@@ -1185,6 +1237,14 @@ SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
   if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
     return nullptr;
   return masks_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
+}
+
+ChooseDenseFn choose_dense_for(std::uint32_t words) {
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
+      !__builtin_cpu_supports("avx512vpopcntdq") || words > 128)
+    return nullptr;
+  constexpr auto fixed = choose_table(std::make_index_sequence<16>{});
+  return fixed[(words + 7) / 8 - 1];
 }
 
 ConflictAllFn conflict_all_for(std::uint32_t words) {
