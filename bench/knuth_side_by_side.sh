@@ -15,8 +15,8 @@
 # file is run REPS times by every program in turn (cubex, dlx1 or dlx3, ssxcc, cubex, ...), and
 # the median CPU time (user + sys, reading the file included) is reported, with one thread
 # (`cubex solve FILE --threads 1 --quiet`). Node counts are each program's own: cubex counts the
-# nodes of dlx1's tree; ssxcc does not count a child that would leave an item with no option
-# (see docs/speed-notes.md). The solution counts of all programs are compared and a mismatch
+# nodes of dlx1's tree, or of its pruned tree where it prunes (from 1024 options, and y25);
+# ssxcc does not count a child that would leave an item with no option (docs/speed-notes.md). The solution counts of all programs are compared and a mismatch
 # stops the script. Timings depend on what else runs: the load is printed before and after.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)

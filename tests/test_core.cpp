@@ -137,13 +137,19 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
     for (const Solution& s : got) EXPECT_EQ(cubex::check_solution(p, s), "");
     if (!p.has_multiplicities()) {
       // Both ways of finding the item with the fewest options (engine.hpp).
+      // (popcounts with AVX-512 VPOPCNTQ and without)
       for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
-        MrvMode mode(mrv);
-        ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want) << "trial " << trial << "\n"
-                                                                   << cubex::to_knuth(p);
-        const auto bits = Solver(p, cubex::Backend::kBitset).count();
-        EXPECT_EQ(bits.solutions, want.size());
-        EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
+        for (const bool avx512 : {true, false}) {
+          MrvMode mode(mrv);
+          cubex::detail::g_bitset_avx512 = avx512;
+          const auto got_bits = all_solutions(p, cubex::Backend::kBitset);
+          const auto bits = Solver(p, cubex::Backend::kBitset).count();
+          cubex::detail::g_bitset_avx512 = true;
+          ASSERT_EQ(got_bits, want) << "trial " << trial << ", avx512 " << avx512 << "\n"
+                                    << cubex::to_knuth(p);
+          EXPECT_EQ(bits.solutions, want.size());
+          EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", avx512 " << avx512;
+        }
       }
       // The counts mode's other lanes: 16-bit lanes for every column longer than one option, and
       // the AVX2 loop where the CPU would take the AVX-512 one.

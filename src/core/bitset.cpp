@@ -79,6 +79,19 @@ using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* c
                                const std::uint64_t* conflict, std::uint32_t words,
                                std::uint32_t* opts, std::uint64_t* acc);
 ConflictAllFn conflict_all_for(std::uint32_t words);
+// choose() by popcounts with AVX-512 VPOPCNTQ for rows of at most 16 vectors: the first open
+// item with the fewest live options; *best gets their number.
+using ChooseDenseFn = std::uint32_t (*)(const std::uint64_t* live, const std::uint64_t* dense,
+                                        std::uint32_t words, const std::uint64_t* open,
+                                        std::uint32_t pwords, std::uint32_t* best);
+ChooseDenseFn choose_dense_for(std::uint32_t words);
+// descend_live's bitsets with AVX-512 for rows of at most 16 vectors: dst = src less the k rows
+// of dense listed in kills, every word written; the indices of its non-zero words into nz1
+// (room for 8 more); returns how many.
+using DescendDenseFn = std::uint32_t (*)(const std::uint64_t* src, std::uint64_t* dst,
+                                         const std::uint64_t* dense, const std::uint32_t* kills,
+                                         std::uint32_t k, std::uint32_t words, std::uint32_t* nz1);
+DescendDenseFn descend_dense_for(std::uint32_t words);
 
 namespace {
 
@@ -111,6 +124,8 @@ struct Tables {
   SubtractMasksFn masks_fn = nullptr;   // the AVX-512 loop over optmask (else optv8, optv16)
   SubtractListFn list_fn = nullptr;     // its in-place form for a list of options (pruning)
   ConflictAllFn conflict_fn = nullptr;  // pruning's test of an item with AVX-512, where it runs
+  ChooseDenseFn choose_fn = nullptr;    // choose_scan with AVX-512, where it runs
+  DescendDenseFn descend_fn = nullptr;  // descend_live's bitsets with AVX-512, where it runs
   // Pruning (see BitsetEngine::prune): items with at most `prune` live options remove the options
   // that conflict with all of them; conflict[o] = the options that cannot go with option o.
   std::uint32_t prune = 0;
@@ -260,6 +275,8 @@ struct Tables {
             row[o / 64] &= ~(std::uint64_t{1} << (o % 64));
       }
     }
+    choose_fn = choose_dense_for(words);
+    descend_fn = descend_dense_for(words);
     if (prune) {
       conflict.assign(std::size_t{m} * words, 0);
       for (OptionId o = 0; o < m; ++o) {
@@ -278,7 +295,7 @@ class BitsetEngine final : public Engine {
   explicit BitsetEngine(std::shared_ptr<const Tables> t) : t_(std::move(t)) {
     const std::size_t levels = std::size_t{t_->n1} + 2;
     live_.assign(levels * t_->words, 0);
-    nz_.assign(levels * t_->words, 0);
+    nz_.assign(levels * t_->words + 8, 0);  // (descend_fn writes whole vectors of indices)
     nzc_.assign(levels, 0);
     cstride_ = t_->cstride;  // whole 16-lane vectors; padding stays 0xFFFF
     if (!t_->optvec.empty())
@@ -342,6 +359,9 @@ class BitsetEngine final : public Engine {
     const Tables& t = *t_;
     if (t.prune) return prune_choose(level, best);
     if (bytes_) return choose_bytes(level, best);
+    if (t.choose_fn && !incremental_)
+      return t.choose_fn(live_.data() + (std::size_t{level} * t.words), t.dense.data(), t.words,
+                         open_.data() + (std::size_t{level} * t.pwords), t.pwords, &best);
     if (incremental_) {
       // The first smallest count, 16 lanes at a time.
       const std::uint16_t* cnt = cnt_.data() + (std::size_t{level} * cstride_);
@@ -682,17 +702,21 @@ class BitsetEngine final : public Engine {
     const std::uint32_t* items = t.opt_items.data() + (t.opt_start[x]);
     const std::uint32_t* kills = t.opt_kill.data() + (t.opt_start[x]);
     const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
-    std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
-    std::uint32_t c = 0;
-    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
-      const std::uint32_t w = nz[q];
-      std::uint64_t v = src[w];
-      for (std::uint32_t r = 0; r < k; ++r) v &= ~t.dense[kills[r] * W + w];
-      dst[w] = v;
-      nz1[c] = w;
-      c += v != 0;
+    if (t.descend_fn) {
+      nzc_[level + 1] = t.descend_fn(src, dst, t.dense.data(), kills, k, t.words, nz1);
+    } else {
+      std::memset(dst, 0, sizeof(std::uint64_t) * W);  // every word valid: zero unless in nz
+      std::uint32_t c = 0;
+      for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
+        const std::uint32_t w = nz[q];
+        std::uint64_t v = src[w];
+        for (std::uint32_t r = 0; r < k; ++r) v &= ~t.dense[kills[r] * W + w];
+        dst[w] = v;
+        nz1[c] = w;
+        c += v != 0;
+      }
+      nzc_[level + 1] = c;
     }
-    nzc_[level + 1] = c;
     updates_ += nzc_[level];
     if (t.prune) {  // the child starts from the parent's checks
       std::memcpy(chk8_.data() + (std::size_t{level + 1} * t.s8),
@@ -991,12 +1015,13 @@ std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
 
 // The AVX-512 loop of the byte-lane counts (see BitsetEngine::subtract_bytes).
 #if defined(__clang__)
-#pragma clang attribute push(                                                    \
-    __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2"))), \
+#pragma clang attribute push(                                                                  \
+    __attribute__((                                                                            \
+        target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512vpopcntdq,bmi,bmi2"))), \
     apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi,bmi2")
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512vpopcntdq,bmi,bmi2")
 #endif
 
 namespace cubex::detail {
@@ -1141,6 +1166,75 @@ bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint
   return _mm512_test_epi64_mask(any, any) != 0;
 }
 
+template <int WV>
+std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense,
+                           std::uint32_t words, const std::uint64_t* open, std::uint32_t pwords,
+                           std::uint32_t* best) {
+  const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
+  __m512i l[WV];
+  for (int v = 0; v < WV; ++v)
+    l[v] = _mm512_maskz_loadu_epi64(v == WV - 1 ? tail : static_cast<__mmask8>(0xFF), live + 8 * v);
+  std::uint32_t chosen = 0, fewest = UINT32_MAX;
+  for (std::uint32_t w = 0; w < pwords; ++w) {
+    for (std::uint64_t bits = open[w]; bits; bits &= bits - 1) {
+      const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      const std::uint64_t* col = dense + std::size_t{i} * words;
+      __m512i c = _mm512_setzero_si512();
+      for (int v = 0; v < WV; ++v)
+        c = _mm512_add_epi64(
+            c, _mm512_popcnt_epi64(_mm512_and_si512(
+                   l[v], _mm512_maskz_loadu_epi64(v == WV - 1 ? tail : static_cast<__mmask8>(0xFF),
+                                                  col + 8 * v))));
+      const __m256i d = _mm512_maskz_cvtepi64_epi32(0xFF, c);  // the 8 sums, then their sum
+      __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(d), _mm256_extracti128_si256(d, 1));
+      s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4E));
+      s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xB1));
+      const auto n = static_cast<std::uint32_t>(_mm_cvtsi128_si32(s4));
+      if (n < fewest) {
+        fewest = n;
+        chosen = i;
+        if (n == 0) break;
+      }
+    }
+    if (fewest == 0) break;
+  }
+  *best = fewest;
+  return chosen;
+}
+
+template <int WV>
+std::uint32_t descend_dense(const std::uint64_t* src, std::uint64_t* dst,
+                            const std::uint64_t* dense, const std::uint32_t* kills, std::uint32_t k,
+                            std::uint32_t words, std::uint32_t* nz1) {
+  const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
+  const __m256i iota = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+  std::uint32_t c = 0;
+  for (int v = 0; v < WV; ++v) {
+    const __mmask8 m = v == WV - 1 ? tail : static_cast<__mmask8>(0xFF);
+    __m512i a = _mm512_maskz_loadu_epi64(m, src + 8 * v);
+    for (std::uint32_t r = 0; r < k; ++r)
+      a = _mm512_maskz_andnot_epi64(
+          0xFF, _mm512_maskz_loadu_epi64(m, dense + std::size_t{kills[r]} * words + 8 * v), a);
+    _mm512_mask_storeu_epi64(dst + 8 * v, m, a);
+    const __mmask8 nzm = _mm512_test_epi64_mask(a, a);
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(nz1 + c),
+        _mm256_maskz_compress_epi32(nzm, _mm256_add_epi32(iota, _mm256_set1_epi32(8 * v))));
+    c += static_cast<std::uint32_t>(__builtin_popcount(nzm));
+  }
+  return c;
+}
+
+template <std::size_t... I>
+constexpr std::array<DescendDenseFn, sizeof...(I)> descend_table(std::index_sequence<I...>) {
+  return {&descend_dense<static_cast<int>(I) + 1>...};
+}
+
+template <std::size_t... I>
+constexpr std::array<ChooseDenseFn, sizeof...(I)> choose_table(std::index_sequence<I...>) {
+  return {&choose_dense<static_cast<int>(I) + 1>...};
+}
+
 template <std::size_t... I>
 constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_table(std::index_sequence<I...>) {
   return {&conflict_all<static_cast<int>(I) + 1>...};
@@ -1185,6 +1279,22 @@ SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
   if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
     return nullptr;
   return masks_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
+}
+
+DescendDenseFn descend_dense_for(std::uint32_t words) {
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
+      !__builtin_cpu_supports("avx512vl") || words > 128)
+    return nullptr;
+  constexpr auto fixed = descend_table(std::make_index_sequence<16>{});
+  return fixed[(words + 7) / 8 - 1];
+}
+
+ChooseDenseFn choose_dense_for(std::uint32_t words) {
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
+      !__builtin_cpu_supports("avx512vpopcntdq") || words > 128)
+    return nullptr;
+  constexpr auto fixed = choose_table(std::make_index_sequence<16>{});
+  return fixed[(words + 7) / 8 - 1];
 }
 
 ConflictAllFn conflict_all_for(std::uint32_t words) {
