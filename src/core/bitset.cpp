@@ -718,11 +718,13 @@ class BitsetEngine final : public Engine {
       nzc_[level + 1] = c;
     }
     updates_ += nzc_[level];
-    if (t.prune) {  // the child starts from the parent's checks
-      std::memcpy(chk8_.data() + (std::size_t{level + 1} * t.s8),
-                  chk8_.data() + (std::size_t{level} * t.s8), t.s8);
-      std::memcpy(chk16_.data() + (std::size_t{level + 1} * t.s16),
-                  chk16_.data() + (std::size_t{level} * t.s16), sizeof(std::uint16_t) * t.s16);
+    if (t.prune) {  // the child starts from the parent's checks (either kind may have no lanes)
+      if (t.s8)
+        std::memcpy(chk8_.data() + (std::size_t{level + 1} * t.s8),
+                    chk8_.data() + (std::size_t{level} * t.s8), t.s8);
+      if (t.s16)
+        std::memcpy(chk16_.data() + (std::size_t{level + 1} * t.s16),
+                    chk16_.data() + (std::size_t{level} * t.s16), sizeof(std::uint16_t) * t.s16);
     }
     if (bytes_) {
       if (subtract_masks_) {
