@@ -172,6 +172,19 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
         EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", AVX2 byte lanes";
         EXPECT_EQ(bits.solutions, want.size());
       }
+      // The child's live options word by word (as for rows over 64 words) instead of in AVX2
+      // registers.
+      for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
+        MrvMode mode(mrv);
+        cubex::detail::g_bitset_avx512 = false;
+        cubex::detail::g_bitset_avx2_rows = false;
+        const auto got_words = all_solutions(p, cubex::Backend::kBitset);
+        const auto bits = Solver(p, cubex::Backend::kBitset).count();
+        cubex::detail::g_bitset_avx512 = true;
+        cubex::detail::g_bitset_avx2_rows = true;
+        ASSERT_EQ(got_words, want) << "trial " << trial << ", word loops";
+        EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", word loops";
+      }
       with_bitset += 1;
     } else {  // the bitset engine of Algorithm M (bitset_mult.cpp; test_core_mult.cpp)
       ASSERT_EQ(all_solutions(p, cubex::Backend::kBitset), want) << "trial " << trial << "\n"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -196,7 +197,7 @@ TEST(Prune, KeepsEverySolutionOfRandomMatrices) {
 }
 
 // The engine's pruned tree is the reference's node for node (the fixpoint does not depend on the
-// order the engine checks items in, nor on its shortcuts), with the AVX-512 loops and without.
+// order the engine checks items in, nor on its shortcuts), with each kind of loop.
 TEST(Prune, TreeIsTheReferenceNodeForNode) {
   std::mt19937 rng(77);
   int trials = 0;
@@ -208,14 +209,18 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
     ASSERT_GT(t, 0u);
     ReferencePruned ref(p, t);
     ref.run();
-    for (const bool avx512 : {true, false}) {
-      cubex::detail::g_bitset_avx512 = avx512;
+    // The AVX-512 loops (where the CPU has them), the AVX2 loops with rows in registers, and
+    // the word-by-word loops that longer rows take.
+    for (const int loops : {0, 1, 2}) {
+      cubex::detail::g_bitset_avx512 = loops == 0;
+      cubex::detail::g_bitset_avx2_rows = loops <= 1;
       std::uint64_t nodes = 0;
       const auto got = solutions(p, Backend::kBitset, &nodes);
       cubex::detail::g_bitset_avx512 = true;
-      ASSERT_EQ(got, ref.found) << "trial " << trial << ", avx512 " << avx512 << "\n"
+      cubex::detail::g_bitset_avx2_rows = true;
+      ASSERT_EQ(got, ref.found) << "trial " << trial << ", loops " << loops << "\n"
                                 << cubex::to_knuth(p);
-      EXPECT_EQ(nodes, ref.nodes) << "trial " << trial << ", avx512 " << avx512 << "\n"
+      EXPECT_EQ(nodes, ref.nodes) << "trial " << trial << ", loops " << loops << "\n"
                                   << cubex::to_knuth(p);
     }
     ++trials;
@@ -224,7 +229,7 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
 }
 
 // Wider: the pentominoes (32 words of options, pruning forced on) give the same tree with the
-// AVX-512 loops as without, and the published count (2339, shared/data/KNOWN_COUNTS.md).
+// AVX-512 loops, the AVX2 ones and the word-by-word ones, and the published count (2339, shared/data/KNOWN_COUNTS.md).
 TEST(Prune, PentominoTreeIsTheSameWithAndWithoutAvx512) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
   PruneMode on(BitsetPrune::kOn);
@@ -232,10 +237,15 @@ TEST(Prune, PentominoTreeIsTheSameWithAndWithoutAvx512) {
   const auto fast = Solver(p, Backend::kBitset).count();
   cubex::detail::g_bitset_avx512 = false;
   const auto avx2 = Solver(p, Backend::kBitset).count();
+  cubex::detail::g_bitset_avx2_rows = false;
+  const auto words = Solver(p, Backend::kBitset).count();
   cubex::detail::g_bitset_avx512 = true;
+  cubex::detail::g_bitset_avx2_rows = true;
   EXPECT_EQ(fast.solutions, 2339u);
   EXPECT_EQ(avx2.solutions, 2339u);
+  EXPECT_EQ(words.solutions, 2339u);
   EXPECT_EQ(fast.nodes, avx2.nodes);
+  EXPECT_EQ(fast.nodes, words.nodes);
 }
 
 // Wider matrices (several 64-bit words of options, too many for the brute force): blocks of
@@ -272,6 +282,47 @@ TEST(Prune, WideMatricesKeepDancingLinksSolutions) {
 // Where it applies: short columns (cells without piece items) and matrices of 1024 options or
 // more prune; a small matrix with long piece columns (Soma, 688 options) does not. The rule is
 // part of the tree's identity, so a checkpoint of one tree is refused by the other.
+// Rows of several vectors, most with a partial last one (4 to 13 words: 200 to 776 options):
+// pieces of P different lengths around a ring of N cells, each at every position, half of the
+// options also taking a secondary item. The pruned tree is the same node for node with each kind
+// of loop, and counts dancing links' solutions.
+TEST(Prune, RowsOfSeveralVectorsGiveOneTreeWithEachKindOfLoop) {
+  std::mt19937 rng(5);
+  for (const auto& [pieces, cells] : {std::pair{5, 40}, {6, 55}, {7, 74}, {8, 97}}) {
+    Problem p;
+    std::vector<ItemId> piece, cell;
+    for (int k = 0; k < pieces; ++k) piece.push_back(p.add_primary("p" + std::to_string(k)));
+    for (int c = 0; c < cells; ++c) cell.push_back(p.add_primary("c" + std::to_string(c)));
+    const ItemId s = p.add_secondary("s");
+    std::vector<int> len(pieces, cells / pieces);  // lengths adding up to `cells`, all different
+    for (int k = 0; k < pieces; ++k) len[k] += k - pieces / 2;
+    len.back() += cells - std::accumulate(len.begin(), len.end(), 0);
+    for (int k = 0; k < pieces; ++k)
+      for (int a = 0; a < cells; ++a) {
+        std::vector<ItemId> items{piece[k]};
+        for (int c = 0; c < len[k]; ++c) items.push_back(cell[(a + c) % cells]);
+        if (rng() % 2) items.push_back(s);
+        p.add_option(items);
+      }
+    ASSERT_EQ(p.num_options(), static_cast<std::size_t>(pieces * cells));
+    const auto links = Solver(p, Backend::kLinks).count();
+    ASSERT_GT(links.solutions, 0u) << pieces << " pieces";
+    PruneMode on(BitsetPrune::kOn);
+    std::uint64_t first = 0;
+    for (const int loops : {0, 1, 2}) {
+      cubex::detail::g_bitset_avx512 = loops == 0;
+      cubex::detail::g_bitset_avx2_rows = loops <= 1;
+      const auto got = Solver(p, Backend::kBitset).count();
+      cubex::detail::g_bitset_avx512 = true;
+      cubex::detail::g_bitset_avx2_rows = true;
+      EXPECT_EQ(got.solutions, links.solutions) << pieces << " pieces, loops " << loops;
+      if (loops == 0) first = got.nodes;
+      EXPECT_EQ(got.nodes, first) << pieces << " pieces, loops " << loops;
+      EXPECT_LT(got.nodes, links.nodes) << pieces << " pieces, loops " << loops;
+    }
+  }
+}
+
 TEST(Prune, AppliesWhereItPaysAndNamesItsTree) {
   const auto y25 = cubex::read_knuth_file(cubex::test::xc_file("y25_o1.dlx")).problem;
   const auto pent = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;

@@ -46,6 +46,7 @@ BitsetMrv g_bitset_mrv = BitsetMrv::kAuto;
 std::uint32_t g_bitset_short_max = 254;
 bool g_bitset_bytes = true;
 bool g_bitset_avx512 = true;
+bool g_bitset_avx2_rows = true;
 BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
 
 namespace {
@@ -95,6 +96,106 @@ DescendDenseFn descend_dense_for(std::uint32_t words);
 
 namespace {
 
+// Pruning's test of one item on CPUs without AVX-512 (see conflict_all_for): rows of at most 16
+// vectors of 4 words (4096 options), WV of them, held in registers; each of the item's options
+// (the set bits of live & col, found word by word) has its conflict row ANDed in as it is found,
+// with no test for an empty result on the way. The last vector of a row is loaded with a mask
+// where `words` is not a multiple of 4.
+template <int WV>
+bool conflict_all_avx2(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                       const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
+                       std::uint64_t* acc) {
+  (void)n;
+  const std::uint32_t tw = words - 4 * (WV - 1);  // words in the last vector: 1..4
+  const __m256i tail = _mm256_cmpgt_epi64(_mm256_set1_epi64x(tw), _mm256_set_epi64x(3, 2, 1, 0));
+  auto load = [&](const std::uint64_t* p, int v) {
+    return v == WV - 1 ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p + 4 * v), tail)
+                       : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * v));
+  };
+  __m256i a[WV];
+  alignas(32) std::uint64_t mine[WV * 4];
+  for (int v = 0; v < WV; ++v) {
+    const __m256i l = load(live, v), c = load(col, v);
+    a[v] = _mm256_andnot_si256(c, l);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(mine) + v, _mm256_and_si256(l, c));
+  }
+  bool first = true;
+  for (std::uint32_t w = 0; w < words; ++w) {
+    for (std::uint64_t bits = mine[w]; bits; bits &= bits - 1) {
+      const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      if (first) opts[0] = o, first = false;
+      const std::uint64_t* row = conflict + std::size_t{o} * words;
+      for (int v = 0; v < WV; ++v) a[v] = _mm256_and_si256(a[v], load(row, v));
+    }
+  }
+  __m256i any = a[0];
+  for (int v = 1; v < WV; ++v) any = _mm256_or_si256(any, a[v]);
+  for (int v = 0; v < WV; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc) + v, a[v]);
+  return !_mm256_testz_si256(any, any);
+}
+
+template <std::size_t... I>
+constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_avx2_table(std::index_sequence<I...>) {
+  return {&conflict_all_avx2<static_cast<int>(I) + 1>...};
+}
+
+// descend_dense_for's AVX2 form (rows of at most 16 vectors of 4 words): dst = src less the k
+// rows of dense listed in kills, every word written (the last vector with a mask); the indices
+// of its non-zero words into nz1 (room for 4 more), returns how many.
+template <int WV>
+std::uint32_t descend_dense_avx2(const std::uint64_t* src, std::uint64_t* dst,
+                                 const std::uint64_t* dense, const std::uint32_t* kills,
+                                 std::uint32_t k, std::uint32_t words, std::uint32_t* nz1) {
+  // kIndices[m]: the positions of the set bits of m (4 bits), as 32-bit lanes.
+  alignas(16) static constexpr std::uint32_t kIndices[16][4] = {
+      {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+      {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+      {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+  const std::uint32_t tw = words - 4 * (WV - 1);
+  const __m256i tail = _mm256_cmpgt_epi64(_mm256_set1_epi64x(tw), _mm256_set_epi64x(3, 2, 1, 0));
+  std::uint32_t c = 0;
+  for (int v = 0; v < WV; ++v) {
+    auto load = [&](const std::uint64_t* p) {
+      return v == WV - 1
+                 ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p + 4 * v), tail)
+                 : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * v));
+    };
+    __m256i a = load(src);
+    for (std::uint32_t r = 0; r < k; ++r)
+      a = _mm256_andnot_si256(load(dense + std::size_t{kills[r]} * words), a);
+    if (v == WV - 1)
+      _mm256_maskstore_epi64(reinterpret_cast<long long*>(dst + 4 * v), tail, a);
+    else
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 4 * v), a);
+    const auto zero = static_cast<unsigned>(
+        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(a, _mm256_setzero_si256()))));
+    const unsigned nzm = ~zero & 0xF;  // (masked-off lanes load as zero)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(nz1 + c),
+                     _mm_add_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(kIndices[nzm])),
+                                   _mm_set1_epi32(4 * v)));
+    c += static_cast<std::uint32_t>(__builtin_popcount(nzm));
+  }
+  return c;
+}
+
+template <std::size_t... I>
+constexpr std::array<DescendDenseFn, sizeof...(I)> descend_avx2_table(std::index_sequence<I...>) {
+  return {&descend_dense_avx2<static_cast<int>(I) + 1>...};
+}
+
+DescendDenseFn descend_dense_avx2_for(std::uint32_t words) {
+  if (!g_bitset_avx2_rows || words == 0 || words > 64) return nullptr;
+  constexpr auto fixed = descend_avx2_table(std::make_index_sequence<16>{});
+  return fixed[(words + 3) / 4 - 1];
+}
+
+// conflict_all_for's AVX2 form, for rows of at most 64 words (else nullptr: the word loop).
+ConflictAllFn conflict_all_avx2_for(std::uint32_t words) {
+  if (!g_bitset_avx2_rows || words == 0 || words > 64) return nullptr;
+  constexpr auto fixed = conflict_avx2_table(std::make_index_sequence<16>{});
+  return fixed[(words + 3) / 4 - 1];
+}
+
 struct Tables {
   std::uint32_t m = 0;                   // options
   std::uint32_t words = 0;               // 64-bit words of an option bitset
@@ -123,9 +224,9 @@ struct Tables {
   std::vector<std::uint64_t> optmask;   // words, 64 byte lanes or 32 16-bit lanes per word
   SubtractMasksFn masks_fn = nullptr;   // the AVX-512 loop over optmask (else optv8, optv16)
   SubtractListFn list_fn = nullptr;     // its in-place form for a list of options (pruning)
-  ConflictAllFn conflict_fn = nullptr;  // pruning's test of an item with AVX-512, where it runs
+  ConflictAllFn conflict_fn = nullptr;  // pruning's test of an item in registers, where it runs
   ChooseDenseFn choose_fn = nullptr;    // choose_scan with AVX-512, where it runs
-  DescendDenseFn descend_fn = nullptr;  // descend_live's bitsets with AVX-512, where it runs
+  DescendDenseFn descend_fn = nullptr;  // descend_live's bitsets in registers, where it runs
   // Pruning (see BitsetEngine::prune): items with at most `prune` live options remove the options
   // that conflict with all of them; conflict[o] = the options that cannot go with option o.
   std::uint32_t prune = 0;
@@ -237,6 +338,7 @@ struct Tables {
       masks_fn = subtract_masks_for(s8 / 64, s16 / 32);
       list_fn = subtract_list_for(s8 / 64, s16 / 32);
       if (prune) conflict_fn = conflict_all_for(words);
+      if (prune && !conflict_fn) conflict_fn = conflict_all_avx2_for(words);
       mstride = s8 / 64 + s16 / 32;
       if (masks_fn) optmask.assign(std::size_t{m} * mstride, 0);
       if (!masks_fn) optv8.assign(std::size_t{m} * s8, 0), optv16.assign(std::size_t{m} * s16, 0);
@@ -277,6 +379,7 @@ struct Tables {
     }
     choose_fn = choose_dense_for(words);
     descend_fn = descend_dense_for(words);
+    if (!descend_fn) descend_fn = descend_dense_avx2_for(words);
     if (prune) {
       conflict.assign(std::size_t{m} * words, 0);
       for (OptionId o = 0; o < m; ++o) {
@@ -307,6 +410,7 @@ class BitsetEngine final : public Engine {
       cnt16_.assign(levels * t_->s16, 0xFFFF);
       if (t_->prune) chk8_.assign(levels * t_->s8, 0xFF), chk16_.assign(levels * t_->s16, 0xFFFF);
       subtract_bytes_ = bytes_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
+      subtract_listed_ = listed_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
       subtract_masks_ = t_->masks_fn;
     }
     incremental_ = t_->incremental;
@@ -588,29 +692,14 @@ class BitsetEngine final : public Engine {
     std::uint32_t dead = 0;
     std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
     std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
-    if (t.list_fn) {
-      for (std::uint32_t r = 0; r < ns; ++r) {
-        live[sw[r]] &= ~d[r];
-        dead += static_cast<std::uint32_t>(__builtin_popcountll(d[r]));
-      }
-      t.list_fn(d, sw, ns, t.optmask.data(), t.mstride, c8, c16);
-      return dead;
-    }
     for (std::uint32_t r = 0; r < ns; ++r) {
-      const std::uint32_t wq = sw[r];
-      live[wq] &= ~d[r];
-      for (std::uint64_t dq = d[r]; dq; dq &= dq - 1) {
-        const std::uint32_t o = wq * 64 + static_cast<std::uint32_t>(__builtin_ctzll(dq));
-        ++dead;
-        for (std::uint32_t q = t.prim_start[o]; q < t.prim_start[o + 1]; ++q) {
-          const std::uint32_t l = t.lane[t.prim_items[q]];
-          if (l & kLong)
-            --c16[l & ~kLong];
-          else
-            --c8[l];
-        }
-      }
+      live[sw[r]] &= ~d[r];
+      dead += static_cast<std::uint32_t>(__builtin_popcountll(d[r]));
     }
+    if (t.list_fn)
+      t.list_fn(d, sw, ns, t.optmask.data(), t.mstride, c8, c16);
+    else
+      (this->*subtract_listed_)(level, d, sw, ns);
     return dead;
   }
 
@@ -825,6 +914,43 @@ class BitsetEngine final : public Engine {
     for (int v = 0; v < N16; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d16) + v, a16[v]);
   }
 
+  // remove_listed's counts on CPUs without AVX-512: the byte-lane counts of `level` minus the
+  // vectors of the options listed as words (bits d[r] of word sw[r], r < ns), in registers.
+  template <int N8, int N16>
+  void subtract_listed(std::uint32_t level, const std::uint64_t* d, const std::uint32_t* sw,
+                       std::uint32_t ns) {
+    const Tables& t = *t_;
+    __m256i a8[N8 ? N8 : 1], a16[N16 ? N16 : 1];
+    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
+    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    for (int v = 0; v < N8; ++v)
+      a8[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8) + v);
+    for (int v = 0; v < N16; ++v)
+      a16[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16) + v);
+    const std::uint8_t* v8 = t.optv8.data();
+    const std::uint16_t* v16 = t.optv16.data();
+    for (std::uint32_t r = 0; r < ns; ++r) {
+      for (std::uint64_t dq = d[r]; dq; dq &= dq - 1) {
+        const std::uint32_t o = sw[r] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(dq));
+        const __m256i* o8 = reinterpret_cast<const __m256i*>(v8 + std::size_t{o} * N8 * 32);
+        for (int v = 0; v < N8; ++v) a8[v] = _mm256_sub_epi8(a8[v], _mm256_loadu_si256(o8 + v));
+        const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
+        for (int v = 0; v < N16; ++v)
+          a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
+      }
+    }
+    for (int v = 0; v < N8; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c8) + v, a8[v]);
+    for (int v = 0; v < N16; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c16) + v, a16[v]);
+  }
+
+  using SubtractListedFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
+                                                  const std::uint32_t*, std::uint32_t);
+  template <std::size_t... I>
+  static constexpr std::array<SubtractListedFn, sizeof...(I)> listed_table(
+      std::index_sequence<I...>) {
+    return {&BitsetEngine::subtract_listed<static_cast<int>(I / 5), static_cast<int>(I % 5)>...};
+  }
+
   using SubtractBytesFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
                                                  const std::uint64_t*);
   template <std::size_t... I>
@@ -988,6 +1114,7 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint16_t> cnt16_;  // per level: the 16-bit lanes
   SubtractBytesFn subtract_bytes_ = nullptr;  // subtract_bytes<s8 / 32, s16 / 16>
   SubtractMasksFn subtract_masks_ = nullptr;  // its AVX-512 loop, on CPUs that have it
+  SubtractListedFn subtract_listed_ = nullptr;  // subtract_listed<s8 / 32, s16 / 16>
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
   std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check

@@ -76,9 +76,14 @@ class Engine {
 enum class BitsetMrv { kAuto, kScan, kCounts };
 extern BitsetMrv g_bitset_mrv;
 // Test hooks of the counts mode: byte lanes on or off, and the longest column counted in a byte
-// lane (at most 254; longer columns count in 16-bit lanes).
+// lane (at most 254; longer columns count in 16-bit lanes, see g_bitset_short_max below).
 extern bool g_bitset_bytes;
+// Test hooks of the vector loops: false turns off the AVX-512 loops (engines built while it is
+// false run the AVX2 ones, as on CPUs without AVX-512); g_bitset_avx2_rows false also turns off
+// the AVX2 loops that hold rows of up to 64 words in registers (the child's live options,
+// pruning's test), which then run word by word, as they do for longer rows.
 extern bool g_bitset_avx512;
+extern bool g_bitset_avx2_rows;
 // Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
 // (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
 // node, or on for any problem to test it on small random ones.
@@ -89,8 +94,7 @@ extern BitsetPrune g_bitset_prune;
 std::uint32_t bitset_prune_limit(const Problem& p);
 // The item choice rule of an engine, with its version: "mrv-first/1" (dancing links, and the
 // bitset backend without pruning), "mrv-first+prune16/1" (the bitset backend pruning).
-std::string choice_rule(
-    const Problem& p, Backend backend);  // the AVX-512 loop of the byte lanes, where the CPU has it
+std::string choice_rule(const Problem& p, Backend backend);
 extern std::uint32_t g_bitset_short_max;
 
 // The order in which a chosen item's options become children: for plain exact cover, the
