@@ -96,8 +96,8 @@ DescendDenseFn descend_dense_for(std::uint32_t words);
 
 namespace {
 
-// Pruning's test of one item on CPUs without AVX-512 (see conflict_all_for): rows of at most 16
-// vectors of 4 words (4096 options), WV of them, held in registers; each of the item's options
+// Pruning's test of one item on CPUs without AVX-512 (see conflict_all_for): rows of at most 8
+// vectors of 4 words (2048 options), WV of them, held in registers; each of the item's options
 // (the set bits of live & col, found word by word) has its conflict row ANDed in as it is found,
 // with no test for an empty result on the way. The last vector of a row is loaded with a mask
 // where `words` is not a multiple of 4.
@@ -134,9 +134,64 @@ bool conflict_all_avx2(const std::uint64_t* live, const std::uint64_t* col, std:
   return !_mm256_testz_si256(any, any);
 }
 
+// Longer rows (up to 16 vectors), in two parts of at most 8 vectors (AVX2 has 16 registers):
+// the options listed first, then each part ANDed over all of them in registers. Returns the OR
+// of the part's result. CV: the part's vectors; w0: its first word; the last part masked.
+template <int CV>
+__m256i conflict_part_avx2(const std::uint64_t* live, const std::uint64_t* col,
+                           const std::uint32_t* opts, std::uint32_t n,
+                           const std::uint64_t* conflict, std::uint32_t words, std::uint32_t w0,
+                           std::uint64_t* acc) {
+  const bool last = w0 + 4 * CV >= words;
+  const std::uint32_t tw = words - (w0 + 4 * (CV - 1));  // words in the last vector if `last`
+  const __m256i tail = _mm256_cmpgt_epi64(_mm256_set1_epi64x(last ? tw : 4),
+                                          _mm256_set_epi64x(3, 2, 1, 0));
+  auto load = [&](const std::uint64_t* p, int v) {
+    return v == CV - 1
+               ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p + w0 + 4 * v), tail)
+               : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + w0 + 4 * v));
+  };
+  __m256i a[CV];
+  for (int v = 0; v < CV; ++v) a[v] = _mm256_andnot_si256(load(col, v), load(live, v));
+  for (std::uint32_t j = 0; j < n; ++j) {
+    const std::uint64_t* row = conflict + std::size_t{opts[j]} * words;
+    for (int v = 0; v < CV; ++v) a[v] = _mm256_and_si256(a[v], load(row, v));
+  }
+  __m256i any = a[0];
+  for (int v = 1; v < CV; ++v) any = _mm256_or_si256(any, a[v]);
+  for (int v = 0; v < CV; ++v)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + w0) + v, a[v]);
+  return any;
+}
+
+template <int WV>
+bool conflict_all_avx2_parts(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
+                             const std::uint64_t* conflict, std::uint32_t words,
+                             std::uint32_t* opts, std::uint64_t* acc) {
+  static_assert(WV > 8 && WV <= 16);
+  std::uint32_t k = 0;
+  for (std::uint32_t w = 0; w < words && k < n; ++w)
+    for (std::uint64_t b = live[w] & col[w]; b; b &= b - 1)
+      opts[k++] = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
+  constexpr int kFirst = (WV + 1) / 2;
+  const __m256i any =
+      _mm256_or_si256(conflict_part_avx2<kFirst>(live, col, opts, n, conflict, words, 0, acc),
+                      conflict_part_avx2<WV - kFirst>(live, col, opts, n, conflict, words,
+                                                      4 * kFirst, acc));
+  return !_mm256_testz_si256(any, any);
+}
+
 template <std::size_t... I>
 constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_avx2_table(std::index_sequence<I...>) {
-  return {&conflict_all_avx2<static_cast<int>(I) + 1>...};
+  return {(I < 8 ? &conflict_all_avx2<static_cast<int>(I < 8 ? I + 1 : 1)>
+                 : &conflict_all_avx2_parts<static_cast<int>(I < 8 ? 9 : I + 1)>)...};
+}
+
+// conflict_all_for's AVX2 form, for rows of at most 64 words (else nullptr: the word loop).
+ConflictAllFn conflict_all_avx2_for(std::uint32_t words) {
+  if (!g_bitset_avx2_rows || words == 0 || words > 64) return nullptr;
+  constexpr auto fixed = conflict_avx2_table(std::make_index_sequence<16>{});
+  return fixed[(words + 3) / 4 - 1];
 }
 
 // descend_dense_for's AVX2 form (rows of at most 16 vectors of 4 words): dst = src less the k
@@ -186,13 +241,6 @@ constexpr std::array<DescendDenseFn, sizeof...(I)> descend_avx2_table(std::index
 DescendDenseFn descend_dense_avx2_for(std::uint32_t words) {
   if (!g_bitset_avx2_rows || words == 0 || words > 64) return nullptr;
   constexpr auto fixed = descend_avx2_table(std::make_index_sequence<16>{});
-  return fixed[(words + 3) / 4 - 1];
-}
-
-// conflict_all_for's AVX2 form, for rows of at most 64 words (else nullptr: the word loop).
-ConflictAllFn conflict_all_avx2_for(std::uint32_t words) {
-  if (!g_bitset_avx2_rows || words == 0 || words > 64) return nullptr;
-  constexpr auto fixed = conflict_avx2_table(std::make_index_sequence<16>{});
   return fixed[(words + 3) / 4 - 1];
 }
 
