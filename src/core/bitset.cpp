@@ -368,6 +368,12 @@ struct Tables {
     if (bytes) {
       s8 = (nshort + 63) / 64 * 64;  // whole 512-bit vectors
       s16 = (nlong + 31) / 32 * 32;
+      // One table of the two: bit masks for the AVX-512 loop where the CPU has it, else byte and
+      // 16-bit vectors for the AVX2 one, whose 16-bit lanes need only fill 256-bit vectors
+      // (pentominoes' 14 long items: one vector per option instead of two).
+      masks_fn = subtract_masks_for(s8 / 64, s16 / 32);
+      list_fn = subtract_list_for(s8 / 64, s16 / 32);
+      if (!masks_fn) s16 = (nlong + 15) / 16 * 16;
       lane.resize(n1);
       lane_item8.assign(s8, UINT32_MAX);
       lane_item16.assign(s16, UINT32_MAX);
@@ -381,10 +387,6 @@ struct Tables {
           lane[i] = kLong | b++;
         }
       }
-      // One table of the two: bit masks for the AVX-512 loop where the CPU has it, else byte and
-      // 16-bit vectors for the AVX2 one.
-      masks_fn = subtract_masks_for(s8 / 64, s16 / 32);
-      list_fn = subtract_list_for(s8 / 64, s16 / 32);
       if (prune) conflict_fn = conflict_all_for(words);
       if (prune && !conflict_fn) conflict_fn = conflict_all_avx2_for(words);
       mstride = s8 / 64 + s16 / 32;
