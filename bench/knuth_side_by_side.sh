@@ -125,7 +125,14 @@ row() {
   echo "| $name | ${sols[cubex]} | ${cpu[cubex]} | $d1 | $d3 | $ss | $ratio | $nd |"
 }
 
-echo "cubex $("$cubex" --version | cut -d' ' -f2), $(nproc) cores, $(uname -m), ${reps} runs each (median), $(date -u +%Y-%m-%d)"
+# The CPU and which of cubex's vector loops it runs (the AVX-512 ones need AVX-512 BW, VL, VBMI,
+# VBMI2 and VPOPCNTDQ; docs/speed-notes.md): the same files take up to 1.6x longer without them.
+cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
+simd=AVX2
+if grep -qw avx512_vbmi2 /proc/cpuinfo 2>/dev/null && grep -qw avx512_vpopcntdq /proc/cpuinfo; then
+  simd=AVX-512
+fi
+echo "cubex $("$cubex" --version | cut -d' ' -f2), $(nproc) cores, $(uname -m) (${cpu:-unknown CPU}; cubex's ${simd} loops), ${reps} runs each (median), $(date -u +%Y-%m-%d)"
 built=
 [[ -n $knuth ]] && built="; dlx1, dlx3, ssxcc built with ${CC:-cc} -O3 -march=native"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)$built"
