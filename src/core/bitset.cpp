@@ -932,65 +932,62 @@ class BitsetEngine final : public Engine {
     for (int v = 0; v < NV; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c1) + v, acc[v]);
   }
 
-  // The byte-lane counts of level `level + 1`: level `level`'s minus the vectors of every option
-  // that died (N8 vectors of 32 byte lanes, N16 of 16 16-bit lanes, kept in registers).
-  template <int N8, int N16>
-  void subtract_bytes(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst) {
+  // d8, d16 = c8, c16 minus the byte and 16-bit vectors of each option that for_each_option
+  // hands to its argument (N8 vectors of 32 byte lanes, N16 of 16 16-bit lanes, kept in
+  // registers; d may be c).
+  template <int N8, int N16, class ForEachOption>
+  void subtract_vectors(const std::uint8_t* c8, const std::uint16_t* c16, std::uint8_t* d8,
+                        std::uint16_t* d16, ForEachOption for_each_option) const {
     const Tables& t = *t_;
     __m256i a8[N8 ? N8 : 1], a16[N16 ? N16 : 1];
-    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
-    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
     for (int v = 0; v < N8; ++v)
       a8[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8) + v);
     for (int v = 0; v < N16; ++v)
       a16[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16) + v);
-    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * t.words);
     const std::uint8_t* v8 = t.optv8.data();
     const std::uint16_t* v16 = t.optv16.data();
-    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
-      const std::uint32_t w = nz[q];
-      for (std::uint64_t kill = src[w] & ~dst[w]; kill; kill &= kill - 1) {
-        const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill));
-        const __m256i* o8 = reinterpret_cast<const __m256i*>(v8 + std::size_t{o} * N8 * 32);
-        for (int v = 0; v < N8; ++v) a8[v] = _mm256_sub_epi8(a8[v], _mm256_loadu_si256(o8 + v));
-        const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
-        for (int v = 0; v < N16; ++v)
-          a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
-      }
-    }
-    std::uint8_t* d8 = cnt8_.data() + (std::size_t{level + 1} * t.s8);
-    std::uint16_t* d16 = cnt16_.data() + (std::size_t{level + 1} * t.s16);
+    for_each_option([&](std::uint32_t o) {
+      const __m256i* o8 = reinterpret_cast<const __m256i*>(v8 + std::size_t{o} * N8 * 32);
+      for (int v = 0; v < N8; ++v) a8[v] = _mm256_sub_epi8(a8[v], _mm256_loadu_si256(o8 + v));
+      const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
+      for (int v = 0; v < N16; ++v) a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
+    });
     for (int v = 0; v < N8; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d8) + v, a8[v]);
     for (int v = 0; v < N16; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d16) + v, a16[v]);
   }
 
-  // remove_listed's counts on CPUs without AVX-512: the byte-lane counts of `level` minus the
-  // vectors of the options listed as words (bits d[r] of word sw[r], r < ns), in registers.
+  // The byte-lane counts of level `level + 1`: level `level`'s minus the vectors of every option
+  // that died.
+  template <int N8, int N16>
+  void subtract_bytes(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst) {
+    const Tables& t = *t_;
+    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * t.words);
+    const std::uint32_t nzc = nzc_[level];
+    subtract_vectors<N8, N16>(cnt8_.data() + (std::size_t{level} * t.s8),
+                              cnt16_.data() + (std::size_t{level} * t.s16),
+                              cnt8_.data() + (std::size_t{level + 1} * t.s8),
+                              cnt16_.data() + (std::size_t{level + 1} * t.s16), [&](auto sub) {
+                                for (std::uint32_t q = 0; q < nzc; ++q) {
+                                  const std::uint32_t w = nz[q];
+                                  for (std::uint64_t k = src[w] & ~dst[w]; k; k &= k - 1)
+                                    sub(w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k)));
+                                }
+                              });
+  }
+
+  // remove_listed's counts on CPUs without AVX-512: the counts of `level` less the vectors of
+  // the options listed as words (bits d[r] of word sw[r], r < ns), in place.
   template <int N8, int N16>
   void subtract_listed(std::uint32_t level, const std::uint64_t* d, const std::uint32_t* sw,
                        std::uint32_t ns) {
     const Tables& t = *t_;
-    __m256i a8[N8 ? N8 : 1], a16[N16 ? N16 : 1];
     std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
     std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
-    for (int v = 0; v < N8; ++v)
-      a8[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8) + v);
-    for (int v = 0; v < N16; ++v)
-      a16[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16) + v);
-    const std::uint8_t* v8 = t.optv8.data();
-    const std::uint16_t* v16 = t.optv16.data();
-    for (std::uint32_t r = 0; r < ns; ++r) {
-      for (std::uint64_t dq = d[r]; dq; dq &= dq - 1) {
-        const std::uint32_t o = sw[r] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(dq));
-        const __m256i* o8 = reinterpret_cast<const __m256i*>(v8 + std::size_t{o} * N8 * 32);
-        for (int v = 0; v < N8; ++v) a8[v] = _mm256_sub_epi8(a8[v], _mm256_loadu_si256(o8 + v));
-        const __m256i* o16 = reinterpret_cast<const __m256i*>(v16 + std::size_t{o} * N16 * 16);
-        for (int v = 0; v < N16; ++v)
-          a16[v] = _mm256_sub_epi16(a16[v], _mm256_loadu_si256(o16 + v));
-      }
-    }
-    for (int v = 0; v < N8; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c8) + v, a8[v]);
-    for (int v = 0; v < N16; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(c16) + v, a16[v]);
+    subtract_vectors<N8, N16>(c8, c16, c8, c16, [&](auto sub) {
+      for (std::uint32_t r = 0; r < ns; ++r)
+        for (std::uint64_t k = d[r]; k; k &= k - 1)
+          sub(sw[r] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k)));
+    });
   }
 
   using SubtractListedFn = void (BitsetEngine::*)(std::uint32_t, const std::uint64_t*,
