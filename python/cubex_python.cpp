@@ -154,13 +154,15 @@ struct Counts {
 };
 
 // Calls Python from the tick: Ctrl-C (PyErr_CheckSignals) and the progress callback. An
-// exception from either stops the search and is raised when it has ended.
+// exception from either stops the search and is raised when it has ended; once the callback has
+// said stop it is not asked again while the search ends.
 struct PythonTick {
   std::atomic<bool>& stop;
   py::object progress;
   std::optional<py::error_already_set> error;
+  bool said_stop = false;
   void operator()(const Tick& pr) {
-    if (error) return;
+    if (error || said_stop) return;
     py::gil_scoped_acquire gil;
     try {
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
@@ -170,7 +172,7 @@ struct PythonTick {
         p["nodes"] = pr.nodes;
         p["solutions"] = pr.solutions;
         p["elapsed"] = pr.elapsed;
-        if (progress(p).is(py::bool_(false))) stop = true;  // the callback said stop
+        if (progress(p).is(py::bool_(false))) stop = said_stop = true;  // the callback said stop
       }
     } catch (py::error_already_set& e) {
       error.emplace(std::move(e));
@@ -186,7 +188,7 @@ Counts count(const Puzzle& puzzle, const std::string& symmetry, unsigned threads
   std::optional<SymmetricSolver> sym;
   if (group.group.order() > 1) sym.emplace(pb, group.group);
   std::atomic<bool> stop{false};
-  PythonTick tick{stop, progress, std::nullopt};
+  PythonTick tick{stop, progress, std::nullopt, false};
   JobResult r;
   {
     py::gil_scoped_release release;
@@ -303,8 +305,11 @@ class SolutionIterator {
     ready_.notify_all();
   }
 
+  // Calls the progress callback (at most every 0.1 s) until it has said stop: the solutions
+  // already queued still come out, and the search may take a moment to end, but the callback is
+  // not asked again.
   void report_progress() {
-    if (progress_.is_none()) return;
+    if (progress_.is_none() || progress_said_stop_) return;
     const auto now = std::chrono::steady_clock::now();
     if (now - last_report_ < std::chrono::milliseconds(100)) return;
     last_report_ = now;
@@ -319,6 +324,7 @@ class SolutionIterator {
     p["fraction"] = f;
     p["nodes"] = nodes;
     if (progress_(p).is(py::bool_(false))) {
+      progress_said_stop_ = true;
       std::lock_guard lock(mu_);
       stop_ = true;
       room_.notify_all();
@@ -351,6 +357,7 @@ class SolutionIterator {
   double fraction_ = 0;
   std::uint64_t nodes_ = 0;
   std::chrono::steady_clock::time_point last_report_ = std::chrono::steady_clock::now();
+  bool progress_said_stop_ = false;  // (Python's thread only)
 };
 
 std::shared_ptr<const Puzzle> matrix(const std::vector<py::object>& items,
