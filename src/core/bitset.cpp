@@ -96,6 +96,17 @@ DescendDenseFn descend_dense_for(std::uint32_t words);
 
 namespace {
 
+// The AVX2 loops below hold rows of 4-word vectors; the last vector of a row may be partial.
+// tail_mask(tw): the lanes of a vector that hold its first tw words (1..4), for maskload.
+inline __m256i tail_mask(std::uint32_t tw) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(tw), _mm256_set_epi64x(3, 2, 1, 0));
+}
+// Vector v of the words at p, of n vectors in all: the last one loaded with the mask `tail`.
+inline __m256i load_vector(const std::uint64_t* p, int v, int n, __m256i tail) {
+  return v == n - 1 ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p + 4 * v), tail)
+                    : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * v));
+}
+
 // Pruning's test of one item on CPUs without AVX-512 (see conflict_all_for): rows of at most 8
 // vectors of 4 words (2048 options), WV of them, held in registers; each of the item's options
 // (the set bits of live & col, found word by word) has its conflict row ANDed in as it is found,
@@ -107,11 +118,8 @@ bool conflict_all_avx2(const std::uint64_t* live, const std::uint64_t* col, std:
                        std::uint64_t* acc) {
   (void)n;
   const std::uint32_t tw = words - 4 * (WV - 1);  // words in the last vector: 1..4
-  const __m256i tail = _mm256_cmpgt_epi64(_mm256_set1_epi64x(tw), _mm256_set_epi64x(3, 2, 1, 0));
-  auto load = [&](const std::uint64_t* p, int v) {
-    return v == WV - 1 ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p + 4 * v), tail)
-                       : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * v));
-  };
+  const __m256i tail = tail_mask(tw);
+  auto load = [&](const std::uint64_t* p, int v) { return load_vector(p, v, WV, tail); };
   __m256i a[WV];
   alignas(32) std::uint64_t mine[WV * 4];
   for (int v = 0; v < WV; ++v) {
@@ -144,13 +152,8 @@ __m256i conflict_part_avx2(const std::uint64_t* live, const std::uint64_t* col,
                            std::uint64_t* acc) {
   const bool last = w0 + 4 * CV >= words;
   const std::uint32_t tw = words - (w0 + 4 * (CV - 1));  // words in the last vector if `last`
-  const __m256i tail = _mm256_cmpgt_epi64(_mm256_set1_epi64x(last ? tw : 4),
-                                          _mm256_set_epi64x(3, 2, 1, 0));
-  auto load = [&](const std::uint64_t* p, int v) {
-    return v == CV - 1
-               ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p + w0 + 4 * v), tail)
-               : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + w0 + 4 * v));
-  };
+  const __m256i tail = tail_mask(last ? tw : 4);
+  auto load = [&](const std::uint64_t* p, int v) { return load_vector(p + w0, v, CV, tail); };
   __m256i a[CV];
   for (int v = 0; v < CV; ++v) a[v] = _mm256_andnot_si256(load(col, v), load(live, v));
   for (std::uint32_t j = 0; j < n; ++j) {
@@ -207,17 +210,12 @@ std::uint32_t descend_dense_avx2(const std::uint64_t* src, std::uint64_t* dst,
       {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
       {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
   const std::uint32_t tw = words - 4 * (WV - 1);
-  const __m256i tail = _mm256_cmpgt_epi64(_mm256_set1_epi64x(tw), _mm256_set_epi64x(3, 2, 1, 0));
+  const __m256i tail = tail_mask(tw);
   std::uint32_t c = 0;
   for (int v = 0; v < WV; ++v) {
-    auto load = [&](const std::uint64_t* p) {
-      return v == WV - 1
-                 ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p + 4 * v), tail)
-                 : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * v));
-    };
-    __m256i a = load(src);
+    __m256i a = load_vector(src, v, WV, tail);
     for (std::uint32_t r = 0; r < k; ++r)
-      a = _mm256_andnot_si256(load(dense + std::size_t{kills[r]} * words), a);
+      a = _mm256_andnot_si256(load_vector(dense + std::size_t{kills[r]} * words, v, WV, tail), a);
     if (v == WV - 1)
       _mm256_maskstore_epi64(reinterpret_cast<long long*>(dst + 4 * v), tail, a);
     else
