@@ -97,6 +97,7 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, 
     index_.clear();  // samples of another frontier
     sizes_.clear();
     sizes_sum_ = 0;
+    even_ = toward_ = 0;
     listed = true;
     if (count_ >= target) break;
   }
@@ -175,27 +176,53 @@ std::size_t FrontierEstimate::count_left(const std::vector<TreeSpan>& left) cons
 }
 
 std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>& left,
-                                     double seconds) {
+                                     double seconds, bool toward_end) {
   if (!built()) return 0;
   const double t0 = cpu_now();
   const auto rs = ranges(left);
   std::size_t total = 0;
   for (const auto& [lo, hi] : rs) total += hi - lo;
+  // Toward the end: a point x of density 1 / (count_ + tail() - x) / z over the ranges left (z:
+  // the integral over them, the logs of the distances at the ends of each range) names node
+  // floor(x).
+  const double n0 = static_cast<double>(count_) + tail();
+  auto mass = [&](std::size_t lo, std::size_t hi) {
+    return std::log((n0 - static_cast<double>(lo)) / (n0 - static_cast<double>(hi)));
+  };
+  double z = 0;
+  for (const auto& [lo, hi] : rs) z += mass(lo, hi);
   std::size_t n = 0;
   while (total > 0) {
-    // Golden-ratio steps spread each batch evenly over the nodes left (neighbours in the tree
-    // have subtrees of similar size, so this is a stratified sample).
+    // Golden-ratio steps spread each batch evenly over the nodes left, or over their density
+    // toward the end (neighbours in the tree have subtrees of similar size, so this is a
+    // stratified sample).
     phase_ += 0.6180339887498949;
     phase_ -= std::floor(phase_);
-    std::size_t r =
-        std::min(total - 1, static_cast<std::size_t>(phase_ * static_cast<double>(total)));
-    std::size_t k = 0;
-    for (const auto& [lo, hi] : rs) {
-      if (r < hi - lo) {
-        k = lo + r;
-        break;
+    std::size_t k = rs.front().first;
+    if (!toward_end) {
+      std::size_t r =
+          std::min(total - 1, static_cast<std::size_t>(phase_ * static_cast<double>(total)));
+      for (const auto& [lo, hi] : rs) {
+        if (r < hi - lo) {
+          k = lo + r;
+          break;
+        }
+        r -= hi - lo;
       }
-      r -= hi - lo;
+      even_ += 1 / static_cast<double>(total);
+    } else {
+      double m = phase_ * z;
+      for (const auto& [lo, hi] : rs) {
+        const double here = mass(lo, hi);
+        if (m < here || &hi == &rs.back().second) {
+          // The node whose distance to the end is (n0 - lo) / e^m.
+          const double at = n0 - (n0 - static_cast<double>(lo)) * std::exp(-std::min(m, here));
+          k = std::clamp(static_cast<std::size_t>(std::max(0.0, at)), lo, hi - 1);
+          break;
+        }
+        m -= here;
+      }
+      toward_ += 1 / z;
     }
     index_.push_back(k);
     sizes_.push_back(probe(engine, node(k)));
@@ -271,7 +298,7 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
       inside.emplace_back(count_, -1.0);  // (not listed: none)
     }
   }
-  double sum = 0;
+  double sum = 0, weights = 0;
   for (std::size_t j = 0; j < index_.size(); ++j) {
     const std::size_t k = index_[j];
     auto it = std::upper_bound(rs.begin(), rs.end(), k,
@@ -286,7 +313,9 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
       }
       if (!in) continue;
     }
-    sum += sizes_[j];
+    const double w = weight(k);
+    sum += w * sizes_[j];
+    weights += w;
     ++res.samples;
   }
   const double n = static_cast<double>(res.samples);
@@ -298,8 +327,9 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
     // The samples' mean alone: the mean of the subtrees finished (of other nodes) was taken as
     // far as it agreed with the samples within their standard error, but on a tree whose late
     // subtrees are heavier (bedlam_sym) it held the estimate 10-20% low for much of the run,
-    // the samples' standard error being wide enough to pass it (docs/speed.md).
-    mean = sum / n;
+    // the samples' standard error being wide enough to pass it (docs/speed.md). Each sample
+    // weighs one over the density of the draws at its place (all one where they were even).
+    mean = sum / weights;
   }
   // Spans that start inside a frontier node's subtree: about half of it is left (of its sample's
   // size where it was sampled).

@@ -8,7 +8,8 @@
 //     (frontier nodes left) x (mean size of a frontier node's subtree) + (shallower nodes left),
 // where the frontier nodes left and the shallower nodes left are counted exactly (the list is in
 // tree order) and the mean size comes from samples: frontier nodes left, spread evenly over them
-// and searched to the end on a clone of the engine. A sample stays valid while its node is left,
+// (later in a run, drawn more often toward the end and weighed back) and searched to the end on
+// a clone of the engine. A sample stays valid while its node is left,
 // and the mean is taken over the samples still left; that is what makes the estimate follow a tree
 // whose late subtrees are heavier than its early ones, where Knuth-style shares of the tree (each
 // child of a node weighing the same) and the mean of the subtrees searched so far are both far off
@@ -21,6 +22,7 @@
 // the estimate is exact up to half a frontier subtree per span that starts inside one.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -34,14 +36,24 @@ class Engine;
 double thread_cpu_seconds();
 
 // The CPU seconds the estimate may have spent on samples and deeper listings by `elapsed`
-// seconds of a run (the first listing aside, which takes at most kEstimateStart): a quarter of
-// the elapsed time until that reaches kEstimateStart, plus kEstimateShare of it throughout. The
-// total over a run of T seconds is at most kEstimateStart + kEstimateShare x T, as before; only
-// the start is sooner. The nodes-left estimate rests on the samples' mean alone, whose error
-// falls as one over the square root of their number: at 10% of a one-second run (pent6x10)
-// there were about 200 samples of subtrees whose sizes spread 2.6 times their mean (a standard
-// error of about 18%, up to +76% seen), now about 700 (about 9%).
-inline constexpr double kEstimateShare = 0.02, kEstimateStart = 0.05, kEstimateRamp = 0.25;
+// seconds of a run (the first listing aside, which takes at most kEstimateListing): a quarter of
+// the elapsed time until that reaches kEstimateStart, plus kEstimateShare of it throughout; a run
+// of T seconds spends at most kEstimateStart + kEstimateShare x T. The nodes-left estimate rests
+// on the samples' mean, whose error falls as one over the square root of their number:
+// - at 10% of a one-second run (pent6x10) a quarter of the elapsed time buys about 700 samples of
+//   subtrees whose sizes spread 2.6 times their mean (a standard error of about 9%; a tenth of it
+//   bought about 200, and errors up to +76% were seen);
+// - bedlam_sym's random-path samples (estimate.cpp, probe) spread far more, and its last tenth
+//   holds its heaviest subtrees: with 0.05 s of early samples (before 25 Nov 2026) its nodes left
+//   were off by 25-50% for most of a 20 s run; 0.5 s (2.5% of that run) brings them within 25%.
+//   A run of an hour spends 0.01% of its time on that start.
+inline constexpr double kEstimateShare = 0.02, kEstimateStart = 0.5, kEstimateRamp = 0.25;
+inline constexpr double kEstimateListing = 0.05;  // the first listing, at most (or 2% of the run)
+// Samples are spread evenly over the work left while the start is spent, toward the end of the
+// tree after (FrontierEstimate::sample).
+inline bool estimate_toward_end(double elapsed) {
+  return elapsed >= kEstimateStart / kEstimateRamp;
+}
 double estimate_budget(double elapsed);
 
 class FrontierEstimate {
@@ -56,9 +68,16 @@ class FrontierEstimate {
   std::uint32_t depth() const { return depth_; }
   std::size_t size() const { return count_; }
 
-  // Draws frontier nodes inside `left` (spread evenly) and searches their subtrees, until
-  // `seconds` of CPU time are spent (at least one when one is left). Returns how many.
-  std::size_t sample(Engine& engine, const std::vector<TreeSpan>& left, double seconds);
+  // Draws frontier nodes inside `left` and searches their subtrees, until `seconds` of CPU time
+  // are spent (at least one when one is left). Returns how many. The draws are spread evenly
+  // over the frontier nodes left, or, `toward_end`, with a density that falls as one over the
+  // distance to the end of the frontier (plus a tenth of it): a sample stays valid until the
+  // search reaches it, so a late one serves every later report, and the reports near the end
+  // of a run, which had the fewest samples left, get many more (bedlam_sym's last tenth holds
+  // its heaviest subtrees). nodes() weighs each sample by one over the density of all the draws
+  // so far at its place, so the mean stays that of the nodes left (a ratio estimator).
+  std::size_t sample(Engine& engine, const std::vector<TreeSpan>& left, double seconds,
+                     bool toward_end = false);
 
   struct Result {
     double nodes = -1;        // estimated nodes in `left` (-1: not known)
@@ -93,9 +112,21 @@ class FrontierEstimate {
   std::vector<std::vector<std::uint32_t>> levels_;
   double shallow_before(const TreePath& p) const;
   double shallow_left(const std::vector<TreeSpan>& left) const;
-  std::vector<std::size_t> index_;             // samples: frontier index ...
-  std::vector<double> sizes_;                  // ... and nodes of its subtree
-  double sizes_sum_ = 0;                       // (of sizes_)
+  std::vector<std::size_t> index_;  // samples: frontier index ...
+  std::vector<double> sizes_;       // ... and nodes of its subtree
+  double sizes_sum_ = 0;            // (of sizes_)
+  // The chance that the draws so far took frontier node k, summed over them (for a node left
+  // now, which was left at every draw), is even_ + toward_ x log(d / (d - 1)), d = count_ - k +
+  // tail(). An even draw adds one over the nodes then left to even_. A draw toward the end picks
+  // a point x of density 1 / (count_ + tail() - x) / z over the nodes left (z: the integral of
+  // the first factor over them) and takes node floor(x), whose chance is the integral over
+  // [k, k + 1), log(d / (d - 1)) / z; it adds 1 / z to toward_.
+  double even_ = 0, toward_ = 0;
+  double tail() const { return 0.1 * static_cast<double>(count_) + 1; }
+  double weight(std::size_t k) const {
+    const double d = static_cast<double>(count_ - k) + tail();
+    return 1 / (even_ + toward_ * std::log(d / (d - 1)));
+  }
   std::uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // the random paths of probe()
   double probe(Engine& engine, TreePath p);
   double seconds_ = 0, build_seconds_ = 0;

@@ -632,10 +632,10 @@ JobProgress JobRunner::progress() {  // under mu_
   }
   marks_.push_back(mark);
   // The estimate's CPU time (on this thread): the first listing of the frontier (at most 0.05 s),
-  // then 2% of the elapsed time plus 0.05 s (a quarter of the elapsed time at first,
+  // then 2% of the elapsed time plus 0.5 s (a quarter of the elapsed time at first,
   // detail::estimate_budget) for samples and for deeper listings (once the samples cover a
   // quarter of the frontier left, a finer frontier gives more for the same time).
-  constexpr double kShare = detail::kEstimateShare, kStart = detail::kEstimateStart;
+  constexpr double kShare = detail::kEstimateShare, kListing = detail::kEstimateListing;
   const bool build = !spans.empty() && !frontier_tried_;
   double budget = spans.empty() ? 0
                                 : detail::estimate_budget(before) - frontier_.seconds() -
@@ -652,7 +652,8 @@ JobProgress JobRunner::progress() {  // under mu_
       if (build) {
         const std::size_t target = std::min<std::size_t>(
             std::size_t{1} << 18, std::max<std::size_t>(std::size_t{1} << 16, 32 * spans.size()));
-        listed = frontier_.build(*probe_engine_, spans, target, std::max(kStart, kShare * before));
+        listed =
+            frontier_.build(*probe_engine_, spans, target, std::max(kListing, kShare * before));
         first_listing_seconds_ = frontier_.build_seconds();
         budget = std::max(budget, 0.005);
       } else if (deepen) {
@@ -661,7 +662,8 @@ JobProgress JobRunner::progress() {  // under mu_
                                  frontier_.depth() + 1);
         budget -= frontier_.build_seconds() - spent;
       }
-      if (budget > 0) frontier_.sample(*probe_engine_, spans, budget);
+      if (budget > 0)
+        frontier_.sample(*probe_engine_, spans, budget, detail::estimate_toward_end(before));
     } catch (...) {
       mu_.lock();
       throw;
@@ -1044,11 +1046,17 @@ bool NodesLeftEstimate::start(const std::vector<TreeSpan>& work, double seconds)
   if (work.empty()) return false;
   return frontier_->build(*engine_, work, std::size_t{1} << 16, seconds);
 }
+double NodesLeftEstimate::listing_seconds(double elapsed) {
+  return std::max(detail::kEstimateListing, detail::kEstimateShare * elapsed);
+}
+double NodesLeftEstimate::budget_seconds(double elapsed) {
+  return detail::estimate_budget(elapsed);
+}
 bool NodesLeftEstimate::started() const {
   return frontier_->built();
 }
-void NodesLeftEstimate::sample(const std::vector<TreeSpan>& left, double seconds) {
-  frontier_->sample(*engine_, left, seconds);
+void NodesLeftEstimate::sample(const std::vector<TreeSpan>& left, double seconds, double elapsed) {
+  frontier_->sample(*engine_, left, seconds, detail::estimate_toward_end(elapsed));
 }
 double NodesLeftEstimate::nodes(const std::vector<TreeSpan>& left, std::uint64_t searched) const {
   if (left.empty()) return 0;

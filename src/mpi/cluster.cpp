@@ -533,10 +533,10 @@ class Coordinator {
     return -1;
   }
 
-  // After a round of reports (end: the run is over). The estimator's CPU time on this thread:
-  // the listing at the first report (at most 0.05 s or 2% of the elapsed time), then 2% of the
-  // elapsed time plus 0.05 s (10% of the elapsed time at first) for samples, as in a
-  // one-process job.
+  // After a round of reports (end: the run is over). The estimator's CPU time on this thread is
+  // a one-process job's (NodesLeftEstimate::listing_seconds, budget_seconds): the listing at the
+  // first report (at most 0.05 s or 2% of the elapsed time), then samples for 2% of the elapsed
+  // time plus 0.5 s (a quarter of the elapsed time at first).
   JobProgress progress(bool end) {
     JobProgress p;
     p.counts = done_;
@@ -550,15 +550,14 @@ class Coordinator {
       return p;
     }
     const std::vector<TreeSpan> left = work_left();
-    constexpr double kShare = 0.02, kStart = 0.05;
     if (!estimate_ && !left.empty()) {
       estimate_ = std::make_unique<NodesLeftEstimate>(job_);
-      estimate_->start(left, std::max(kStart, kShare * run));
+      estimate_->start(left, NodesLeftEstimate::listing_seconds(run));
       listed_at_ = done_.nodes;
     }
     if (estimate_ && estimate_->started() && !left.empty()) {
-      const double budget = kShare * run + std::min(kStart, 0.1 * run) - estimate_->seconds();
-      estimate_->sample(left, std::max(budget, estimate_->samples() == 0 ? 0.005 : 0.0));
+      const double budget = NodesLeftEstimate::budget_seconds(run) - estimate_->seconds();
+      estimate_->sample(left, std::max(budget, estimate_->samples() == 0 ? 0.005 : 0.0), run);
     }
     const bool started = estimate_ && estimate_->started();
     double rest = started ? estimate_->nodes(left, done_.nodes - listed_at_) : -1;

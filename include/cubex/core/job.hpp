@@ -280,14 +280,20 @@ class NodesLeftEstimate {
   // `seconds` of CPU time). Returns whether one was listed (not when `work` is empty).
   bool start(const std::vector<TreeSpan>& work, double seconds);
   bool started() const;
-  // Searches subtrees of frontier nodes inside `left` for about `seconds` of CPU time.
-  void sample(const std::vector<TreeSpan>& left, double seconds);
+  // Searches subtrees of frontier nodes inside `left` for about `seconds` of CPU time: spread
+  // evenly over them early in a run, toward the end of the work later (`elapsed`: the seconds
+  // the run has taken; src/core/estimate.hpp).
+  void sample(const std::vector<TreeSpan>& left, double seconds, double elapsed = 0);
   // The nodes in `left` (spans within the work listed, in tree order, not overlapping; -1: not
   // known yet). `searched`: the nodes searched since start() (a weak prior, with the frontier
   // nodes no longer in `left`).
   double nodes(const std::vector<TreeSpan>& left, std::uint64_t searched) const;
   std::size_t samples() const;
   double seconds() const;  // CPU time spent in start() and sample()
+  // The CPU seconds a one-process job lets its estimate spend by `elapsed` seconds of a run:
+  // on the first listing (listing_seconds), and on everything by then (budget_seconds).
+  static double listing_seconds(double elapsed);
+  static double budget_seconds(double elapsed);
 
  private:
   std::unique_ptr<detail::Engine> engine_;
