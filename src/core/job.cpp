@@ -635,7 +635,6 @@ JobProgress JobRunner::progress() {  // under mu_
   // then 2% of the elapsed time plus 0.5 s (a quarter of the elapsed time at first,
   // detail::estimate_budget) for samples and for deeper listings (once the samples cover a
   // quarter of the frontier left, a finer frontier gives more for the same time).
-  constexpr double kShare = detail::kEstimateShare, kListing = detail::kEstimateListing;
   const bool build = !spans.empty() && !frontier_tried_;
   double budget = spans.empty() ? 0
                                 : detail::estimate_budget(before) - frontier_.seconds() -
@@ -652,8 +651,8 @@ JobProgress JobRunner::progress() {  // under mu_
       if (build) {
         const std::size_t target = std::min<std::size_t>(
             std::size_t{1} << 18, std::max<std::size_t>(std::size_t{1} << 16, 32 * spans.size()));
-        listed =
-            frontier_.build(*probe_engine_, spans, target, std::max(kListing, kShare * before));
+        listed = frontier_.build(*probe_engine_, spans, target,
+                                 NodesLeftEstimate::listing_seconds(before));
         first_listing_seconds_ = frontier_.build_seconds();
         budget = std::max(budget, 0.005);
       } else if (deepen) {
@@ -1047,7 +1046,10 @@ bool NodesLeftEstimate::start(const std::vector<TreeSpan>& work, double seconds)
   return frontier_->build(*engine_, work, std::size_t{1} << 16, seconds);
 }
 double NodesLeftEstimate::listing_seconds(double elapsed) {
-  return std::max(detail::kEstimateListing, detail::kEstimateShare * elapsed);
+  // (No more than the run has taken so far, but at least 1 ms: a report early in a short run
+  // would otherwise wait for a listing as long as the run.)
+  return std::max(std::min(detail::kEstimateListing, std::max(0.001, elapsed)),
+                  detail::kEstimateShare * elapsed);
 }
 double NodesLeftEstimate::budget_seconds(double elapsed) {
   return detail::estimate_budget(elapsed);
