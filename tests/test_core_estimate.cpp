@@ -49,6 +49,19 @@ double uniform_nodes(int levels, int kids) {
   return n;
 }
 
+// The frontier of a uniform tree (the first depth with `target` nodes) and `draws` samples of
+// the whole tree, the first `even` of them spread evenly, the others toward the end.
+cubex::detail::FrontierEstimate sampled_uniform(int levels, int kids, std::size_t target, int draws,
+                                                int even) {
+  const Problem p = uniform_problem(levels, kids);
+  auto engine = cubex::detail::make_engine(p, Backend::kAuto);
+  cubex::detail::FrontierEstimate est;
+  const std::vector<TreeSpan> all{TreeSpan{}};
+  if (!est.build(*engine, all, target, 10.0)) return est;
+  for (int k = 0; k < draws; ++k) est.sample(*engine, all, 0.0, k >= even);
+  return est;
+}
+
 // The nodes of a uniform tree (`kids` children each) at depths 0 to `above` - 1 that lie in
 // `span` (in the tree's order a node comes before its descendants), counted one by one.
 double shallow_in(int above, std::uint32_t kids, const TreeSpan& span) {
@@ -277,14 +290,9 @@ Problem doubling_problem(int levels) {
 // draws or not. On a uniform tree it is exact.
 TEST(Estimate, SamplesTowardTheEndAreWeighedBackToTheMean) {
   {
-    const int levels = 8, kids = 4;
-    const Problem p = uniform_problem(levels, kids);
-    auto engine = cubex::detail::make_engine(p, Backend::kAuto);
-    cubex::detail::FrontierEstimate est;
-    const std::vector<TreeSpan> all{TreeSpan{}};
-    ASSERT_TRUE(est.build(*engine, all, 256, 10.0));
-    for (int k = 0; k < 20; ++k) est.sample(*engine, all, 0.0, k >= 5);
-    EXPECT_DOUBLE_EQ(est.nodes(all, -1).nodes, uniform_nodes(levels, kids));
+    const auto est = sampled_uniform(8, 4, 256, 20, 5);
+    ASSERT_TRUE(est.built());
+    EXPECT_DOUBLE_EQ(est.nodes({TreeSpan{}}, -1).nodes, uniform_nodes(8, 4));
   }
   const int levels = 12;
   const Problem p = doubling_problem(levels);
@@ -322,15 +330,9 @@ TEST(Estimate, SamplesTowardTheEndAreWeighedBackToTheMean) {
 // the exact count from 2,000 of them, each searching about 64 nodes instead of a whole subtree.
 TEST(Estimate, RandomPathsStandForTheirSiblings) {
   {
-    const int levels = 9, kids = 4;
-    const Problem p = uniform_problem(levels, kids);
-    auto engine = cubex::detail::make_engine(p, Backend::kAuto);
-    cubex::detail::FrontierEstimate est;
-    const std::vector<TreeSpan> all{TreeSpan{}};
-    ASSERT_TRUE(est.build(*engine, all, 16, 10.0));
+    const auto est = sampled_uniform(9, 4, 16, 40, 40);
     ASSERT_EQ(est.depth(), 2u);  // subtrees of 1,365 nodes: samples after the 8th go down paths
-    for (int k = 0; k < 40; ++k) est.sample(*engine, all, 0.0);
-    EXPECT_DOUBLE_EQ(est.nodes(all, -1).nodes, uniform_nodes(levels, kids));
+    EXPECT_DOUBLE_EQ(est.nodes({TreeSpan{}}, -1).nodes, uniform_nodes(9, 4));
   }
   static const cubex::KnuthFile kf =
       cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx"));
