@@ -323,24 +323,29 @@ class BitsetMultEngine final : public Engine {
     return n + (f.mode == kLast ? 1 : 0);
   }
 
-  // The first active item with the smallest key at `level`.
+  // The first active item with the smallest key at `level`. Each key is paired with its item's
+  // index below it, key << 16 | i in 32-bit lanes (the unpacks interleave the two vectors' 16-bit
+  // lanes), so that the smallest pair is the answer: one pass, no search for the first lane that
+  // holds the smallest key (whose exit was mispredicted about once a node).
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
     const std::uint32_t cs = t_->cstride;
     const std::uint16_t* key = key_.data() + (std::size_t{level} * cs);
-    __m256i mv = _mm256_set1_epi16(-1);
-    for (std::uint32_t i = 0; i < cs; i += 16)
-      mv = _mm256_min_epu16(mv, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + i)));
-    __m128i m8 = _mm_min_epu16(_mm256_castsi256_si128(mv), _mm256_extracti128_si256(mv, 1));
-    m8 = _mm_minpos_epu16(m8);
-    const std::uint16_t m = static_cast<std::uint16_t>(_mm_extract_epi16(m8, 0));
-    best = m;
-    const __m256i want = _mm256_set1_epi16(static_cast<short>(m));
-    for (std::uint32_t i = 0;; i += 16) {
-      const __m256i eq =
-          _mm256_cmpeq_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + i)), want);
-      const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
-      if (bits) return i + static_cast<std::uint32_t>(__builtin_ctz(bits)) / 2;
+    __m256i idx = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m256i step = _mm256_set1_epi16(16);
+    __m256i lo = _mm256_set1_epi32(-1), hi = lo;
+    for (std::uint32_t i = 0; i < cs; i += 16) {
+      const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + i));
+      lo = _mm256_min_epu32(lo, _mm256_unpacklo_epi16(idx, k));
+      hi = _mm256_min_epu32(hi, _mm256_unpackhi_epi16(idx, k));
+      idx = _mm256_add_epi16(idx, step);
     }
+    lo = _mm256_min_epu32(lo, hi);
+    __m128i m = _mm_min_epu32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0x4E));
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0xB1));
+    const auto v = static_cast<std::uint32_t>(_mm_cvtsi128_si32(m));
+    best = v >> 16;
+    return v & 0xFFFF;
   }
 
   // Appends the options of word w whose bits are set in `bits` to `out` and returns the list's
@@ -785,6 +790,7 @@ bool bitset_mult_supported(const Problem& p) {
   }
   for (const Item& it : p.items())
     if (it.primary && it.lo >= 0x7000) return false;  // keys are 16-bit (see the top)
+  if (p.num_primary() > 0x10000) return false;  // choose() pairs keys with 16-bit item indices
   // Memory: dense rows (items, coloured entries) and the per-level live sets and keys.
   const std::size_t words = (p.num_options() + 63) / 64;
   std::size_t coloured = 0;
