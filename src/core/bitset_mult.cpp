@@ -276,6 +276,7 @@ class BitsetMultEngine final : public Engine {
     rows_.resize(longest + 1);
     covered_.resize(longest + 1);
     bumped_.resize(longest + 1);
+    merged_.resize(W_);
     killed_list_.resize(std::size_t{t.m} + 8);  // (list_options writes up to 7 past the end)
     killed_ = killed_list_.data();
     if (!t.optvec.empty())
@@ -483,19 +484,26 @@ class BitsetMultEngine final : public Engine {
     const std::uint64_t* dense = t.dense.data();
     const std::uint32_t ncov = nextra;
     if (nextra && rows_[0] == UINT32_MAX) nextra = 0;  // (tweak's none: no row)
+    // The rows to kill as one: x's conflict row, or, with extra rows or no conflict table, their
+    // union over the live words (in merged_).
     const std::uint64_t* conf =
         none || t.conflict.empty() ? nullptr : t.conflict.data() + (std::size_t{x} * W_);
+    if (!conf || nextra) {
+      for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
+        const std::uint32_t w = nz[q];
+        std::uint64_t u = conf ? conf[w] : 0;
+        if (!conf)
+          for (std::uint32_t r = 0; r < nrows; ++r) u |= dense[rows[r] + w];
+        for (std::uint32_t r = 0; r < nextra; ++r) u |= dense[rows_[r] + w];
+        merged_[w] = u;
+      }
+      conf = merged_.data();
+    }
     const bool listing = subtract_ != nullptr;  // (AVX2: the killed options listed here)
     std::uint32_t* out = killed_;
     for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
       const std::uint32_t w = nz[q];
-      std::uint64_t v = src[w];
-      if (conf) {
-        v &= ~conf[w];
-      } else {
-        for (std::uint32_t r = 0; r < nrows; ++r) v &= ~dense[rows[r] + w];
-      }
-      for (std::uint32_t r = 0; r < nextra; ++r) v &= ~dense[rows_[r] + w];
+      const std::uint64_t v = src[w] & ~conf[w];
       dst[w] = v;
       nz1[c] = w;
       c += v != 0;
@@ -689,6 +697,7 @@ class BitsetMultEngine final : public Engine {
   std::vector<std::uint32_t> covered_;  // items leaving the active ones
   std::vector<std::uint32_t> bumped_;   // items whose need dropped while positive
   SubtractFn subtract_ = nullptr;
+  std::vector<std::uint64_t> merged_;       // scratch of make_child: the rows to kill, as one
   std::vector<std::uint32_t> killed_list_;  // scratch of make_child: the killed options (AVX2)
   std::uint32_t* killed_ = nullptr;
   std::uint64_t updates_ = 0;
