@@ -30,7 +30,8 @@
 // into the keys at the end, else one count at a time.
 //
 // Measured on conway_mult.dlx (docs/speed-notes.md, "Multiplicities on the bitset path"): the
-// tree of dlx3 and of the links backend, 4,441,806 nodes, at about 0.15 of dlx3's CPU time.
+// tree of dlx3 and of the links backend, 4,441,806 nodes, at 0.13-0.15 of dlx3's CPU time (0.13
+// on Zen 3 without AVX-512).
 #include <immintrin.h>
 
 #include <algorithm>
