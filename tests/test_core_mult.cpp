@@ -184,7 +184,7 @@ TEST_P(MultBitset, WalksTheLinksTreeNodeForNode) {
     const auto st_b = Solver(p, Backend::kBitset).count();
     EXPECT_EQ(st_b.solutions, st_l.solutions);
     ASSERT_EQ(st_b.nodes, st_l.nodes) << "trial " << trial << "\n" << cubex::to_knuth(p);
-    // The keys' decrements without AVX-512 (byte vectors) walk the same tree.
+    // The keys' decrements without AVX-512 (2-bit counts) walk the same tree.
     cubex::detail::g_bitset_avx512 = false;
     const auto st_v = Solver(p, Backend::kBitset).count();
     cubex::detail::g_bitset_avx512 = true;
@@ -211,22 +211,21 @@ INSTANTIATE_TEST_SUITE_P(Shapes, MultBitset,
                                          Shape{"several_words", 24, 3, 2, 120, false}),
                          [](const auto& info) { return std::string(info.param.name); });
 
-// More than 256 primary items: the keys are kept in memory, one count at a time, instead of in
-// registers. 50 blocks of 6 cells, each one option, some also cut in ways that use items with
-// ranges (T: 2..6 times, U: 0..3 times).
-TEST(MultBitsetWide, OverTwoHundredFiftySixPrimaryItems) {
-  if (!bitset_here()) GTEST_SKIP() << "no bitset backend on this CPU";
-  std::mt19937 rng(11);
+// `cells` cells in blocks of 6, each block one option, one in `odds` also cut in ways that use
+// items with ranges (T: 2..6 times, U: 0..3 times): the bitset backend counts and visits what
+// links does, over the same nodes.
+void expect_blocks_as_links(int cells, unsigned odds, unsigned seed) {
+  std::mt19937 rng(seed);
   for (int trial = 0; trial < 3; ++trial) {
     Problem p;
     std::vector<ItemId> cell;
-    for (int c = 0; c < 300; ++c) cell.push_back(p.add_primary("c" + std::to_string(c)));
+    for (int c = 0; c < cells; ++c) cell.push_back(p.add_primary("c" + std::to_string(c)));
     const ItemId T = p.add_primary("T", 2, 6), U = p.add_primary("U", 0, 3);
     const ItemId s = p.add_secondary("s");
-    for (int b = 0; b < 50; ++b) {
-      const ItemId* x = &cell[6 * b];
+    for (int b = 0; b < cells / 6; ++b) {
+      const ItemId* x = &cell[6 * static_cast<std::size_t>(b)];
       p.add_option({x[0], x[1], x[2], x[3], x[4], x[5]});
-      if (rng() % 6 == 0) {
+      if (rng() % odds == 0) {
         p.add_option({x[0], x[1], x[2], T});
         p.add_option({x[3], x[4], x[5], T});
         p.add_option({x[0], x[1], x[2], x[3], U});
@@ -236,11 +235,32 @@ TEST(MultBitsetWide, OverTwoHundredFiftySixPrimaryItems) {
     }
     const auto links = Solver(p, Backend::kLinks).count();
     const auto bits = Solver(p, Backend::kBitset).count();
-    EXPECT_GT(links.solutions, 1u) << "trial " << trial;
-    EXPECT_EQ(bits.solutions, links.solutions) << "trial " << trial;
-    EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
-    EXPECT_EQ(visit_all(p, Backend::kBitset), visit_all(p, Backend::kLinks)) << "trial " << trial;
+    EXPECT_GT(links.solutions, 1u) << cells << " cells, trial " << trial;
+    EXPECT_EQ(bits.solutions, links.solutions) << cells << " cells, trial " << trial;
+    EXPECT_EQ(bits.nodes, links.nodes) << cells << " cells, trial " << trial;
+    EXPECT_EQ(visit_all(p, Backend::kBitset), visit_all(p, Backend::kLinks))
+        << cells << " cells, trial " << trial;
   }
+}
+
+// More than 256 primary items: the keys are kept in memory, one count at a time, instead of in
+// registers.
+TEST(MultBitsetWide, OverTwoHundredFiftySixPrimaryItems) {
+  if (!bitset_here()) GTEST_SKIP() << "no bitset backend on this CPU";
+  expect_blocks_as_links(300, 6, 11);
+}
+
+// 50 to 254 primary items: without AVX-512, the killed options' counts are summed in 2-bit
+// fields of one vector of 32 bytes per 128 items (see subtract_killed in bitset_mult.cpp), here
+// with 2, 3, 5, 7 and 8 of the 32-item vectors of 8-bit sums, one and two packed vectors.
+TEST(MultBitsetWide, TwoBitCountsOfOneOrTwoVectors) {
+  if (!bitset_here()) GTEST_SKIP() << "no bitset backend on this CPU";
+  for (const bool avx512 : {true, false}) {
+    cubex::detail::g_bitset_avx512 = avx512;
+    for (const int cells : {48, 84, 132, 198, 252})
+      expect_blocks_as_links(cells, std::max(2u, static_cast<unsigned>(cells) / 30), 12);
+  }
+  cubex::detail::g_bitset_avx512 = true;
 }
 
 // All node paths down to `depth`, from the links backend's frontier callback.

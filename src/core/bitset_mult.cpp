@@ -25,11 +25,13 @@
 // none, as in bitset.cpp); an item with room >= 2 loses one room and one need. What x kills for
 // certain (its items with hi <= 1, its secondary entries) is one precomputed conflict row when
 // that table fits. The killed options' count vectors are subtracted from key: with at most 256
-// primary items summed in 8-bit lanes (32 at a time, in registers) and flushed into the keys at
-// the end, else one count at a time.
+// primary items summed in 8-bit lanes (32 at a time, in registers; with AVX-512 by masked byte
+// additions, else from 2-bit fields of the listed killed options, three at a time) and flushed
+// into the keys at the end, else one count at a time.
 //
 // Measured on conway_mult.dlx (docs/speed-notes.md, "Multiplicities on the bitset path"): the
-// tree of dlx3 and of the links backend, 4,441,806 nodes, at about 0.15 of dlx3's CPU time.
+// tree of dlx3 and of the links backend, 4,441,806 nodes, at 0.13-0.15 of dlx3's CPU time (0.13
+// on Zen 3 without AVX-512).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -101,8 +103,9 @@ struct MultTables {
   std::vector<std::int32_t> slot;  // per primary item: index among the hi >= 2 items, or -1
   std::vector<std::int32_t> lo, hi;
   std::vector<std::uint64_t> dense;  // rows of `words` words: items, then (item, colour) pairs
-  // cstride <= 256: each option as a vector of 8-bit ones at its primary items, or, on CPUs with
-  // AVX-512BW, as bit masks (mstride words, 64 items a word) for masked byte additions.
+  // cstride <= 256: each option as one or two vectors of 32 bytes holding a 2-bit one at each
+  // of its primary items (see subtract_killed), or, on CPUs with AVX-512BW, as bit masks
+  // (mstride words, 64 items a word) for masked byte additions.
   std::vector<std::uint8_t> optvec;
   std::uint32_t mstride = 0;
   std::vector<std::uint64_t> optmask;
@@ -211,10 +214,16 @@ struct MultTables {
             optmask[std::size_t{o} * mstride + prim_items[r] / 64] |= std::uint64_t{1}
                                                                       << (prim_items[r] % 64);
       } else {
-        optvec.assign(std::size_t{m} * cstride, 0);
+        // 2-bit lanes (see subtract_killed): item j is bit pair j / 32 % 4 of byte j % 32 of
+        // the option's vector j / 128.
+        const std::size_t bytes = (cstride + 127) / 128 * 32;
+        optvec.assign((std::size_t{m} + 1) * bytes, 0);  // (option m: zero, for padding)
         for (OptionId o = 0; o < m; ++o)
-          for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
-            optvec[std::size_t{o} * cstride + prim_items[r]] = 1;
+          for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
+            const std::uint32_t j = prim_items[r];
+            optvec[o * bytes + j / 128 * 32 + j % 32] |=
+                static_cast<std::uint8_t>(1u << (2 * (j / 32 % 4)));
+          }
       }
     }
 
@@ -268,6 +277,9 @@ class BitsetMultEngine final : public Engine {
     rows_.resize(longest + 1);
     covered_.resize(longest + 1);
     bumped_.resize(longest + 1);
+    merged_.resize(W_);
+    killed_list_.resize(std::size_t{t.m} + 8);  // (list_options writes up to 7 past the end)
+    killed_ = killed_list_.data();
     if (!t.optvec.empty())
       subtract_ = kill_table(std::make_index_sequence<8>{})[t.cstride / 32 - 1];
   }
@@ -313,70 +325,97 @@ class BitsetMultEngine final : public Engine {
     return n + (f.mode == kLast ? 1 : 0);
   }
 
-  // The first active item with the smallest key at `level`.
+  // The first active item with the smallest key at `level`. Each key is paired with its item's
+  // index below it, key << 16 | i in 32-bit lanes (the unpacks interleave the two vectors' 16-bit
+  // lanes), so that the smallest pair is the answer: one pass, no search for the first lane that
+  // holds the smallest key (whose exit was mispredicted about once a node).
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) const {
     const std::uint32_t cs = t_->cstride;
     const std::uint16_t* key = key_.data() + (std::size_t{level} * cs);
-    __m256i mv = _mm256_set1_epi16(-1);
-    for (std::uint32_t i = 0; i < cs; i += 16)
-      mv = _mm256_min_epu16(mv, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + i)));
-    __m128i m8 = _mm_min_epu16(_mm256_castsi256_si128(mv), _mm256_extracti128_si256(mv, 1));
-    m8 = _mm_minpos_epu16(m8);
-    const std::uint16_t m = static_cast<std::uint16_t>(_mm_extract_epi16(m8, 0));
-    best = m;
-    const __m256i want = _mm256_set1_epi16(static_cast<short>(m));
-    for (std::uint32_t i = 0;; i += 16) {
-      const __m256i eq =
-          _mm256_cmpeq_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + i)), want);
-      const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(eq));
-      if (bits) return i + static_cast<std::uint32_t>(__builtin_ctz(bits)) / 2;
+    __m256i idx = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m256i step = _mm256_set1_epi16(16);
+    __m256i lo = _mm256_set1_epi32(-1), hi = lo;
+    for (std::uint32_t i = 0; i < cs; i += 16) {
+      const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + i));
+      lo = _mm256_min_epu32(lo, _mm256_unpacklo_epi16(idx, k));
+      hi = _mm256_min_epu32(hi, _mm256_unpackhi_epi16(idx, k));
+      idx = _mm256_add_epi16(idx, step);
     }
+    lo = _mm256_min_epu32(lo, hi);
+    __m128i m = _mm_min_epu32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0x4E));
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0xB1));
+    const auto v = static_cast<std::uint32_t>(_mm_cvtsi128_si32(m));
+    best = v >> 16;
+    return v & 0xFFFF;
   }
 
-  // k1 = k0 minus the count vector of every option that died between src and dst. The
-  // decrements are summed in 8-bit lanes (NV vectors of 32 in registers; half the bytes of
-  // 16-bit vectors to read per option), flushed into the 16-bit keys every 255 options.
+  // Appends the options of word w whose bits are set in `bits` to `out` and returns the list's
+  // new end. Eight entries are written whatever the count (then eight more while some are left):
+  // no branch per option, whose outcome (another option in this word?) would be mispredicted
+  // about once a word; the entries past the end are overwritten by the next word, or ignored.
+  static std::uint32_t* list_options(std::uint64_t bits, std::uint32_t w, std::uint32_t* out) {
+    std::uint32_t* const end = out + __builtin_popcountll(bits);
+    do {
+      for (int k = 0; k < 8; ++k, bits &= bits - 1) {
+        std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        // (o stays in a register: GCC 12 would gather the eight into a vector with vpinsrd,
+        // 3% slower on Zen 3)
+        asm("" : "+r"(o));
+        out[k] = o;
+      }
+      out += 8;
+    } while (out < end);
+    return end;
+  }
+
+  // k1 = k0 minus the count vectors of the n options listed in `killed` (followed by two
+  // entries m, whose vector is zero). The table (optvec) keeps 2 bits per primary item: item j
+  // is bits 2f, 2f + 1 of byte j % 32 of the option's vector j / 128, f = j / 32 % 4; so an
+  // option is 32 bytes when there are at most 128 primary items, and the table of Conway's
+  // puzzle (769 options) is 24 KB, within L1 (the 8-bit lanes' 98 KB were not). Three options
+  // are summed at a time in those 2-bit fields (3 at most: no carry into the next field), each
+  // field is masked out into 8-bit sums (NV vectors of 32 lanes, in registers), and these are
+  // flushed into the 16-bit keys every 255 options and at the end.
   template <int NV>
-  void subtract_killed(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst,
-                       const std::uint16_t* k0, std::uint16_t* k1) const {
-    __m256i acc[NV];
-    for (int v = 0; v < NV; ++v) acc[v] = _mm256_setzero_si256();
-    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * W_);
-    const std::uint8_t* vecs = t_->optvec.data();
-    std::uint32_t n = 0;
-    __m256i* key = reinterpret_cast<__m256i*>(k1);
+  void subtract_killed(const std::uint32_t* killed, std::uint32_t n, const std::uint16_t* k0,
+                       std::uint16_t* k1) const {
+    constexpr int NP = (NV + 3) / 4;  // packed vectors per option
+    const __m256i three = _mm256_set1_epi8(3);
+    const __m256i* vecs = reinterpret_cast<const __m256i*>(t_->optvec.data());
     const __m256i* from = reinterpret_cast<const __m256i*>(k0);  // k1 after the first flush
-    auto flush = [&] {
+    __m256i* key = reinterpret_cast<__m256i*>(k1);
+    std::uint32_t c = 0;
+    do {
+      __m256i acc[NV];
+      for (int v = 0; v < NV; ++v) acc[v] = _mm256_setzero_si256();
+      for (std::uint32_t k = c, e = std::min(n, c + 255); k < e; k += 3) {
+        const __m256i* a = vecs + std::size_t{killed[k]} * NP;
+        const __m256i* b = vecs + std::size_t{killed[k + 1]} * NP;
+        const __m256i* d = vecs + std::size_t{killed[k + 2]} * NP;
+        __m256i sum[NP];
+        for (int p = 0; p < NP; ++p) {
+          sum[p] = _mm256_add_epi8(_mm256_loadu_si256(a + p), _mm256_loadu_si256(b + p));
+          sum[p] = _mm256_add_epi8(sum[p], _mm256_loadu_si256(d + p));
+        }
+        for (int v = 0; v < NV; ++v) {  // (a 16-bit shift: the mask drops what crossed bytes)
+          const __m256i f = _mm256_srli_epi16(sum[v / 4], 2 * (v % 4));
+          acc[v] = _mm256_add_epi8(acc[v], _mm256_and_si256(f, three));
+        }
+      }
       for (int v = 0; v < NV; ++v) {
         const __m256i lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(acc[v]));
         const __m256i hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(acc[v], 1));
         _mm256_storeu_si256(key + 2 * v, _mm256_sub_epi16(_mm256_loadu_si256(from + 2 * v), lo));
         _mm256_storeu_si256(key + 2 * v + 1,
                             _mm256_sub_epi16(_mm256_loadu_si256(from + 2 * v + 1), hi));
-        acc[v] = _mm256_setzero_si256();
       }
       from = key;
-    };
-    for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
-      const std::uint32_t w = nz[q];
-      std::uint64_t kill = src[w] & ~dst[w];
-      n += static_cast<std::uint32_t>(__builtin_popcountll(kill));
-      if (n > 255) {  // (a word holds at most 64)
-        flush();
-        n = static_cast<std::uint32_t>(__builtin_popcountll(kill));
-      }
-      const std::uint8_t* base = vecs + std::size_t{w} * 64 * NV * 32;
-      for (; kill; kill &= kill - 1) {
-        const __m256i* ov = reinterpret_cast<const __m256i*>(
-            base + static_cast<std::size_t>(__builtin_ctzll(kill)) * NV * 32);
-        for (int v = 0; v < NV; ++v) acc[v] = _mm256_add_epi8(acc[v], _mm256_loadu_si256(ov + v));
-      }
-    }
-    flush();
+      c += 255;
+    } while (c < n);
   }
-  using SubtractFn = void (BitsetMultEngine::*)(std::uint32_t, const std::uint64_t*,
-                                                const std::uint64_t*, const std::uint16_t*,
-                                                std::uint16_t*) const;
+  using SubtractFn = void (BitsetMultEngine::*)(const std::uint32_t*, std::uint32_t,
+                                                const std::uint16_t*, std::uint16_t*) const;
   template <std::size_t... I>
   static constexpr std::array<SubtractFn, sizeof...(I)> kill_table(std::index_sequence<I...>) {
     return {&BitsetMultEngine::subtract_killed<static_cast<int>(I) + 1>...};
@@ -446,20 +485,30 @@ class BitsetMultEngine final : public Engine {
     const std::uint64_t* dense = t.dense.data();
     const std::uint32_t ncov = nextra;
     if (nextra && rows_[0] == UINT32_MAX) nextra = 0;  // (tweak's none: no row)
+    // The rows to kill as one: x's conflict row, or, with extra rows or no conflict table, their
+    // union over the live words (in merged_).
     const std::uint64_t* conf =
         none || t.conflict.empty() ? nullptr : t.conflict.data() + (std::size_t{x} * W_);
+    if (!conf || nextra) {
+      for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
+        const std::uint32_t w = nz[q];
+        std::uint64_t u = conf ? conf[w] : 0;
+        if (!conf)
+          for (std::uint32_t r = 0; r < nrows; ++r) u |= dense[rows[r] + w];
+        for (std::uint32_t r = 0; r < nextra; ++r) u |= dense[rows_[r] + w];
+        merged_[w] = u;
+      }
+      conf = merged_.data();
+    }
+    const bool listing = subtract_ != nullptr;  // (AVX2: the killed options listed here)
+    std::uint32_t* out = killed_;
     for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
       const std::uint32_t w = nz[q];
-      std::uint64_t v = src[w];
-      if (conf) {
-        v &= ~conf[w];
-      } else {
-        for (std::uint32_t r = 0; r < nrows; ++r) v &= ~dense[rows[r] + w];
-      }
-      for (std::uint32_t r = 0; r < nextra; ++r) v &= ~dense[rows_[r] + w];
+      const std::uint64_t v = src[w] & ~conf[w];
       dst[w] = v;
       nz1[c] = w;
       c += v != 0;
+      if (listing) out = list_options(src[w] & ~v, w, out);
     }
     // Words not in nz are zero at level L; keep them zero at L+1 (they may hold old values).
     // Only the words listed in nz1 are ever read, so no clearing is needed beyond them.
@@ -471,7 +520,9 @@ class BitsetMultEngine final : public Engine {
     if (t.masks_fn) {
       t.masks_fn(nz, nzc_[L], src, dst, t.optmask.data(), cs, k0, k1);
     } else if (subtract_) {
-      (this->*subtract_)(level, src, dst, k0, k1);
+      const std::uint32_t n = static_cast<std::uint32_t>(out - killed_);
+      out[0] = out[1] = t.m;  // (zero vectors: three at a time)
+      (this->*subtract_)(killed_, n, k0, k1);
     } else {
       std::memcpy(k1, k0, sizeof(std::uint16_t) * cs);
       for (std::uint32_t q = 0, e = nzc_[L]; q < e; ++q) {
@@ -647,6 +698,9 @@ class BitsetMultEngine final : public Engine {
   std::vector<std::uint32_t> covered_;  // items leaving the active ones
   std::vector<std::uint32_t> bumped_;   // items whose need dropped while positive
   SubtractFn subtract_ = nullptr;
+  std::vector<std::uint64_t> merged_;       // scratch of make_child: the rows to kill, as one
+  std::vector<std::uint32_t> killed_list_;  // scratch of make_child: the killed options (AVX2)
+  std::uint32_t* killed_ = nullptr;
   std::uint64_t updates_ = 0;
 };
 
@@ -746,6 +800,7 @@ bool bitset_mult_supported(const Problem& p) {
   }
   for (const Item& it : p.items())
     if (it.primary && it.lo >= 0x7000) return false;  // keys are 16-bit (see the top)
+  if (p.num_primary() > 0x10000) return false;  // choose() pairs keys with 16-bit item indices
   // Memory: dense rows (items, coloured entries) and the per-level live sets and keys.
   const std::size_t words = (p.num_options() + 63) / 64;
   std::size_t coloured = 0;
