@@ -358,7 +358,9 @@ class BitsetMultEngine final : public Engine {
     std::uint32_t* const end = out + __builtin_popcountll(bits);
     do {
       for (int k = 0; k < 8; ++k, bits &= bits - 1) {
-        std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        // (tzcnt: 64 once bits is empty, for the entries past the end; __builtin_ctzll(0) is
+        // undefined)
+        std::uint32_t o = w * 64 + static_cast<std::uint32_t>(_tzcnt_u64(bits));
         // (o stays in a register: GCC 12 would gather the eight into a vector with vpinsrd,
         // 3% slower on Zen 3)
         asm("" : "+r"(o));
