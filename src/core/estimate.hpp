@@ -9,9 +9,9 @@
 // where the frontier nodes left and the shallower nodes left are counted exactly (the list is in
 // tree order) and the mean size comes from samples: frontier nodes left, spread evenly over them
 // (later in a run, drawn more often toward the end and weighed back) and searched to the end on
-// a clone of the engine. A sample stays valid while its node is left,
-// and the mean is taken over the samples still left; that is what makes the estimate follow a tree
-// whose late subtrees are heavier than its early ones, where Knuth-style shares of the tree (each
+// a clone of the engine. A sample stays valid while its node is left, and the mean is taken over
+// the samples still left; that is what makes the estimate follow a tree whose late subtrees are
+// heavier than its early ones, where Knuth-style shares of the tree (each
 // child of a node weighing the same) and the mean of the subtrees searched so far are both far off
 // (bedlam_sym's last tenth holds its heaviest subtrees). The mean of the subtrees finished, which
 // the caller measures, stands in only while no sample is left. Samples cost real search work: the
@@ -55,6 +55,9 @@ inline bool estimate_toward_end(double elapsed) {
   return elapsed >= kEstimateStart / kEstimateRamp;
 }
 double estimate_budget(double elapsed);
+// The CPU seconds the first listing may take at a report `elapsed` seconds into a run:
+// kEstimateListing, but no more than twice the run so far (at least 1 ms), or 2% of the run.
+double estimate_listing_budget(double elapsed);
 
 class FrontierEstimate {
  public:

@@ -631,10 +631,10 @@ JobProgress JobRunner::progress() {  // under mu_
     marks_.resize((marks_.size() + 1) / 2);
   }
   marks_.push_back(mark);
-  // The estimate's CPU time (on this thread): the first listing of the frontier (at most 0.05 s),
-  // then 2% of the elapsed time plus 0.5 s (a quarter of the elapsed time at first,
-  // detail::estimate_budget) for samples and for deeper listings (once the samples cover a
-  // quarter of the frontier left, a finer frontier gives more for the same time).
+  // The estimate's CPU time (on this thread): the first listing of the frontier (at most 0.05 s,
+  // detail::estimate_listing_budget), then 2% of the elapsed time plus 0.5 s (a quarter of the
+  // elapsed time at first, detail::estimate_budget) for samples and for deeper listings (once the
+  // samples cover a quarter of the frontier left, a finer frontier gives more for the same time).
   const bool build = !spans.empty() && !frontier_tried_;
   double budget = spans.empty() ? 0
                                 : detail::estimate_budget(before) - frontier_.seconds() -
@@ -651,8 +651,8 @@ JobProgress JobRunner::progress() {  // under mu_
       if (build) {
         const std::size_t target = std::min<std::size_t>(
             std::size_t{1} << 18, std::max<std::size_t>(std::size_t{1} << 16, 32 * spans.size()));
-        listed = frontier_.build(*probe_engine_, spans, target,
-                                 NodesLeftEstimate::listing_seconds(before));
+        listed =
+            frontier_.build(*probe_engine_, spans, target, detail::estimate_listing_budget(before));
         first_listing_seconds_ = frontier_.build_seconds();
         budget = std::max(budget, 0.005);
       } else if (deepen) {
@@ -1046,13 +1046,7 @@ bool NodesLeftEstimate::start(const std::vector<TreeSpan>& work, double seconds)
   return frontier_->build(*engine_, work, std::size_t{1} << 16, seconds);
 }
 double NodesLeftEstimate::listing_seconds(double elapsed) {
-  // (No more than twice the run so far, but at least 1 ms: a report early in a short run would
-  // otherwise wait for a listing as long as the run. With the run so far alone, pent6x10's first
-  // report, at 0.018 s in `cubex_schedule --eta`, listed depth 3 instead of 4, whose subtrees
-  // are five times larger: a fifth as many samples for the same time, an error 1.8 times as
-  // large.)
-  return std::max(std::min(detail::kEstimateListing, std::max(0.001, 2 * elapsed)),
-                  detail::kEstimateShare * elapsed);
+  return detail::estimate_listing_budget(elapsed);
 }
 double NodesLeftEstimate::budget_seconds(double elapsed) {
   return detail::estimate_budget(elapsed);
