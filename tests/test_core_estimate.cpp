@@ -207,6 +207,14 @@ TEST(Estimate, BudgetStartsAtAQuarterOfTheRunWithinTheSameTotal) {
     before = b;
   }
   EXPECT_DOUBLE_EQ(estimate_budget(10), start + share * 10);
+  // The first listing: no longer than twice the run so far (at least 1 ms), at most
+  // kEstimateListing until 2% of the run is more.
+  using cubex::detail::estimate_listing_budget;
+  const double listing = cubex::detail::kEstimateListing;
+  EXPECT_DOUBLE_EQ(estimate_listing_budget(0), 0.001);
+  EXPECT_DOUBLE_EQ(estimate_listing_budget(0.005), 0.01);
+  EXPECT_DOUBLE_EQ(estimate_listing_budget(1), listing);
+  EXPECT_DOUBLE_EQ(estimate_listing_budget(100), share * 100);
 }
 
 // The samples' mean on a real tree (pent6x10_sym, on the tree the auto backend searches): as many
