@@ -35,6 +35,26 @@ struct PruneMode {
   ~PruneMode() { cubex::detail::g_bitset_prune = BitsetPrune::kAuto; }
 };
 
+// Sets the compaction hook (engine.hpp: tables of at least `words` words are renumbered below
+// a node whose live options fit in half of them) while in scope.
+struct CompactWords {
+  const std::uint32_t saved = cubex::detail::g_bitset_compact_words;
+  explicit CompactWords(std::uint32_t words) { cubex::detail::g_bitset_compact_words = words; }
+  ~CompactWords() { cubex::detail::g_bitset_compact_words = saved; }
+};
+
+// The solutions in the order the engine visits them, options sorted within each.
+std::vector<Solution> in_order(const Problem& p, cubex::SolveStats* st) {
+  std::vector<Solution> out;
+  *st = Solver(p, Backend::kBitset).solve([&](std::span<const OptionId> s) {
+    Solution v(s.begin(), s.end());
+    std::sort(v.begin(), v.end());
+    out.push_back(v);
+    return true;
+  });
+  return out;
+}
+
 std::set<Solution> solutions(const Problem& p, Backend b, std::uint64_t* nodes = nullptr) {
   std::set<Solution> out;
   std::size_t visits = 0;
@@ -229,7 +249,8 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
 }
 
 // Wider: the pentominoes (32 words of options, pruning forced on) give the same tree with the
-// AVX-512 loops, the AVX2 ones and the word-by-word ones, and the published count (2339, shared/data/KNOWN_COUNTS.md).
+// AVX-512 loops, the AVX2 ones and the word-by-word ones, and the published count (2339,
+// shared/data/KNOWN_COUNTS.md).
 TEST(Prune, PentominoTreeIsTheSameWithAndWithoutAvx512) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
   PruneMode on(BitsetPrune::kOn);
@@ -321,6 +342,88 @@ TEST(Prune, RowsOfSeveralVectorsGiveOneTreeWithEachKindOfLoop) {
       EXPECT_LT(got.nodes, links.nodes) << pieces << " pieces, loops " << loops;
     }
   }
+}
+
+// Renumbering a node's live options into narrower tables (BitsetEngine::compact) leaves the tree
+// as it is: on random matrices of three or four words of options (129 to 200), compaction forced
+// on from one word (so rows are packed across word boundaries, and narrowed again below), the
+// tree of the engine without compaction node for node (which TreeIsTheReferenceNodeForNode
+// checks against the reference) and its solutions in the same order, with each kind of loop.
+// The words the search touched (`updates`) show that compaction ran.
+TEST(Prune, CompactedTablesWalkTheSameTree) {
+  std::mt19937 rng(41);
+  int trials = 0, fewer_updates = 0;
+  for (int trial = 0; trials < 40 && trial < 2000; ++trial) {
+    const Problem p = random_matrix(rng, trial % 2 == 1, 200);
+    if (p.num_options() <= 128) continue;
+    if (cubex::detail::resolve_backend(p, Backend::kAuto) != Backend::kBitset) continue;
+    PruneMode on(BitsetPrune::kOn);
+    for (const int loops : {0, 1, 2}) {
+      cubex::detail::g_bitset_avx512 = loops == 0;
+      cubex::detail::g_bitset_avx2_rows = loops <= 1;
+      cubex::SolveStats wide, narrow;
+      std::vector<Solution> want, got;
+      {
+        CompactWords never(UINT32_MAX);
+        want = in_order(p, &wide);
+      }
+      {
+        CompactWords always(1);
+        got = in_order(p, &narrow);
+      }
+      cubex::detail::g_bitset_avx512 = true;
+      cubex::detail::g_bitset_avx2_rows = true;
+      ASSERT_EQ(got, want) << "trial " << trial << ", loops " << loops << "\n"
+                           << cubex::to_knuth(p);
+      EXPECT_EQ(narrow.nodes, wide.nodes) << "trial " << trial << ", loops " << loops;
+      fewer_updates += narrow.updates < wide.updates;
+    }
+    ++trials;
+  }
+  EXPECT_EQ(trials, 40);
+  EXPECT_GT(fewer_updates, trials * 3 / 2);  // compaction ran in most of them
+}
+
+// A real puzzle whose tables are compacted by default (pent6x10_sym: 30 words of options): the
+// tree of the engine without compaction (2339 solutions, shared/data/KNOWN_COUNTS.md), in one
+// search and in spans of static cuts that start inside compacted subtrees, and in a job of four
+// threads that hands subtrees to each other.
+TEST(Prune, CompactedPentominoTreeInSpansAndThreads) {
+  const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
+  ASSERT_GE((p.num_options() + 63) / 64, cubex::detail::g_bitset_compact_words);
+  cubex::SolveStats wide;
+  {
+    CompactWords never(UINT32_MAX);
+    wide = Solver(p, Backend::kBitset).count();
+  }
+  const auto narrow = Solver(p, Backend::kBitset).count();
+  EXPECT_EQ(narrow.solutions, 2339u);
+  EXPECT_EQ(wide.solutions, 2339u);
+  EXPECT_EQ(narrow.nodes, wide.nodes);
+  EXPECT_LT(narrow.updates, wide.updates);  // compacted
+  cubex::SearchJob job(p, nullptr, Backend::kBitset);
+  for (const std::uint32_t units : {7u, 300u, 3000u}) {
+    const auto starts = job.cut(units);
+    std::uint64_t sol = 0, nodes = 0;
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+      cubex::TreeSpan s;
+      s.begin = starts[k];
+      if (k + 1 < starts.size()) {
+        s.end = starts[k + 1];
+        s.to_end = false;
+      }
+      const auto st = job.search(s);
+      sol += st.solutions;
+      nodes += st.nodes;
+    }
+    EXPECT_EQ(sol, 2339u) << units << " units";
+    EXPECT_EQ(nodes, narrow.nodes) << units << " units";
+  }
+  cubex::JobOptions opt;
+  opt.threads = 4;
+  const auto r = job.run(opt);
+  EXPECT_EQ(r.counts.total, 2339u);
+  EXPECT_EQ(r.counts.nodes, narrow.nodes);
 }
 
 TEST(Prune, AppliesWhereItPaysAndNamesItsTree) {

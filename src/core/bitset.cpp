@@ -20,6 +20,12 @@
 // col[i] is stored sparsely, as the (word, mask) pairs of its non-zero 64-bit words: an item met
 // by few options (a piece of a polycube puzzle, whose placements are consecutive) costs a few
 // words, not the width of the matrix.
+//
+// Narrower tables below a node (pruned trees, BitsetEngine::compact): deep in the tree few options
+// are live, yet every row the search reads (columns, conflict rows) spans all options. The first
+// node of a path whose live options fit in half the words renumbers them 0, 1, ... in order and
+// builds tables of that width for its subtree (tl_[L]: the tables level L's options are numbered
+// in). Items, counts and the order of options stay as they are: the same tree, faster.
 #include <immintrin.h>
 #include <algorithm>
 #include <array>
@@ -47,6 +53,7 @@ std::uint32_t g_bitset_short_max = 254;
 bool g_bitset_bytes = true;
 bool g_bitset_avx512 = true;
 bool g_bitset_avx2_rows = true;
+std::uint32_t g_bitset_compact_words = 16;
 BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
 
 namespace {
@@ -79,20 +86,21 @@ SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16);
 using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
                                const std::uint64_t* conflict, std::uint32_t words,
                                std::uint32_t* opts, std::uint64_t* acc);
-ConflictAllFn conflict_all_for(std::uint32_t words);
+// (avx512: g_bitset_avx512 when the tables were built; nullptr where the CPU lacks a part.)
+ConflictAllFn conflict_all_for(std::uint32_t words, bool avx512);
 // choose() by popcounts with AVX-512 VPOPCNTQ for rows of at most 16 vectors: the first open
 // item with the fewest live options; *best gets their number.
 using ChooseDenseFn = std::uint32_t (*)(const std::uint64_t* live, const std::uint64_t* dense,
                                         std::uint32_t words, const std::uint64_t* open,
                                         std::uint32_t pwords, std::uint32_t* best);
-ChooseDenseFn choose_dense_for(std::uint32_t words);
+ChooseDenseFn choose_dense_for(std::uint32_t words, bool avx512);
 // descend_live's bitsets with AVX-512 for rows of at most 16 vectors: dst = src less the k rows
 // of dense listed in kills, every word written; the indices of its non-zero words into nz1
 // (room for 8 more); returns how many.
 using DescendDenseFn = std::uint32_t (*)(const std::uint64_t* src, std::uint64_t* dst,
                                          const std::uint64_t* dense, const std::uint32_t* kills,
                                          std::uint32_t k, std::uint32_t words, std::uint32_t* nz1);
-DescendDenseFn descend_dense_for(std::uint32_t words);
+DescendDenseFn descend_dense_for(std::uint32_t words, bool avx512);
 
 namespace {
 
@@ -162,8 +170,7 @@ __m256i conflict_part_avx2(const std::uint64_t* live, const std::uint64_t* col,
   }
   __m256i any = a[0];
   for (int v = 1; v < CV; ++v) any = _mm256_or_si256(any, a[v]);
-  for (int v = 0; v < CV; ++v)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + w0) + v, a[v]);
+  for (int v = 0; v < CV; ++v) _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + w0) + v, a[v]);
   return any;
 }
 
@@ -177,10 +184,9 @@ bool conflict_all_avx2_parts(const std::uint64_t* live, const std::uint64_t* col
     for (std::uint64_t b = live[w] & col[w]; b; b &= b - 1)
       opts[k++] = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
   constexpr int kFirst = (WV + 1) / 2;
-  const __m256i any =
-      _mm256_or_si256(conflict_part_avx2<kFirst>(live, col, opts, n, conflict, words, 0, acc),
-                      conflict_part_avx2<WV - kFirst>(live, col, opts, n, conflict, words,
-                                                      4 * kFirst, acc));
+  const __m256i any = _mm256_or_si256(
+      conflict_part_avx2<kFirst>(live, col, opts, n, conflict, words, 0, acc),
+      conflict_part_avx2<WV - kFirst>(live, col, opts, n, conflict, words, 4 * kFirst, acc));
   return !_mm256_testz_si256(any, any);
 }
 
@@ -191,8 +197,8 @@ constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_avx2_table(std::index
 }
 
 // conflict_all_for's AVX2 form, for rows of at most 64 words (else nullptr: the word loop).
-ConflictAllFn conflict_all_avx2_for(std::uint32_t words) {
-  if (!g_bitset_avx2_rows || words == 0 || words > 64) return nullptr;
+ConflictAllFn conflict_all_avx2_for(std::uint32_t words, bool rows) {
+  if (!rows || words == 0 || words > 64) return nullptr;
   constexpr auto fixed = conflict_avx2_table(std::make_index_sequence<16>{});
   return fixed[(words + 3) / 4 - 1];
 }
@@ -236,8 +242,8 @@ constexpr std::array<DescendDenseFn, sizeof...(I)> descend_avx2_table(std::index
   return {&descend_dense_avx2<static_cast<int>(I) + 1>...};
 }
 
-DescendDenseFn descend_dense_avx2_for(std::uint32_t words) {
-  if (!g_bitset_avx2_rows || words == 0 || words > 64) return nullptr;
+DescendDenseFn descend_dense_avx2_for(std::uint32_t words, bool rows) {
+  if (!rows || words == 0 || words > 64) return nullptr;
   constexpr auto fixed = descend_avx2_table(std::make_index_sequence<16>{});
   return fixed[(words + 3) / 4 - 1];
 }
@@ -279,6 +285,121 @@ struct Tables {
   std::vector<std::uint64_t> conflict;
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
+  bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
+  bool avx2_rows = false;
+
+  // The loops that take rows of `words` words: the child's live options, choose() by popcounts,
+  // pruning's test (only with counts in byte lanes).
+  void pick_row_loops() {
+    choose_fn = choose_dense_for(words, avx512);
+    descend_fn = descend_dense_for(words, avx512);
+    if (!descend_fn) descend_fn = descend_dense_avx2_for(words, avx2_rows);
+    conflict_fn = nullptr;
+    if (prune && s8 + s16 > 0) {
+      conflict_fn = conflict_all_for(words, avx512);
+      if (!conflict_fn) conflict_fn = conflict_all_avx2_for(words, avx2_rows);
+    }
+  }
+
+  Tables() = default;  // (compact_from fills it)
+
+  // The tables of a node's residual problem (BitsetEngine::compact): t's live options (the bits
+  // of live, in the words nz[0..nzc) ) renumbered 0, 1, ... in order, each row of t (columns,
+  // kill rows, conflict rows) keeping only their bits; the items, lanes and loops as in t.
+  // Pruning's tables only (the counts mode's optvec and the sparse columns stay empty). The
+  // vectors keep their capacity from one call to the next.
+  void compact_from(const Tables& t, const std::uint64_t* live, const std::uint32_t* nz,
+                    std::uint32_t nzc, const std::uint64_t* open) {
+    n1 = t.n1;
+    pwords = t.pwords;
+    incremental = t.incremental;
+    cstride = t.cstride;
+    s8 = t.s8;
+    s16 = t.s16;
+    mstride = t.mstride;
+    masks_fn = t.masks_fn;
+    list_fn = t.list_fn;
+    prune = t.prune;
+    avx512 = t.avx512;
+    avx2_rows = t.avx2_rows;
+    if (lane.size() != t.lane.size()) {  // (the same root tables every time)
+      lane = t.lane;
+      lane_item8 = t.lane_item8;
+      lane_item16 = t.lane_item16;
+    }
+    std::uint32_t n = 0, entries = 0, prims = 0;
+    for (std::uint32_t q = 0; q < nzc; ++q) {
+      for (std::uint64_t b = live[nz[q]]; b; b &= b - 1) {
+        const std::uint32_t o = nz[q] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
+        ++n;
+        entries += t.opt_start[o + 1] - t.opt_start[o];
+        prims += t.prim_start[o + 1] - t.prim_start[o];
+      }
+    }
+    m = n;
+    words = (m + 63) / 64;
+    order.resize(m);
+    opt_start.resize(m + 1);
+    opt_items.resize(entries);
+    opt_kill.resize(entries);
+    prim_start.resize(m + 1);
+    prim_items.resize(prims);
+    optmask.resize(t.optmask.empty() ? 0 : std::size_t{m} * mstride);
+    optv8.resize(t.optv8.empty() ? 0 : std::size_t{m} * s8);
+    optv16.resize(t.optv16.empty() ? 0 : std::size_t{m} * s16);
+    std::uint32_t k = 0, e = 0, pe = 0;
+    opt_start[0] = prim_start[0] = 0;
+    for (std::uint32_t q = 0; q < nzc; ++q) {
+      for (std::uint64_t b = live[nz[q]]; b; b &= b - 1, ++k) {
+        const std::uint32_t o = nz[q] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
+        order[k] = t.order[o];
+        for (std::uint32_t r = t.opt_start[o]; r < t.opt_start[o + 1]; ++r, ++e) {
+          opt_items[e] = t.opt_items[r];
+          opt_kill[e] = t.opt_kill[r];
+        }
+        opt_start[k + 1] = e;
+        for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r)
+          prim_items[pe++] = t.prim_items[r];
+        prim_start[k + 1] = pe;
+        if (!optmask.empty())
+          std::memcpy(optmask.data() + std::size_t{k} * mstride,
+                      t.optmask.data() + std::size_t{o} * mstride, sizeof(std::uint64_t) * mstride);
+        if (!optv8.empty())
+          std::memcpy(optv8.data() + std::size_t{k} * s8, t.optv8.data() + std::size_t{o} * s8, s8);
+        if (!optv16.empty())
+          std::memcpy(optv16.data() + std::size_t{k} * s16, t.optv16.data() + std::size_t{o} * s16,
+                      sizeof(std::uint16_t) * s16);
+      }
+    }
+    // Each row keeps the bits of the live options, packed: pext word by word. A covered primary
+    // item's row has none (its options are dead) and is never read again: left at zero.
+    const std::size_t rows = t.dense.size() / t.words;
+    dense.assign(rows * words, 0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      if (r < n1 && !(open[r / 64] >> (r % 64) & 1)) continue;
+      const std::uint64_t* src = t.dense.data() + r * t.words;
+      std::uint64_t* dst = dense.data() + r * words;
+      std::uint32_t bit = 0;
+      for (std::uint32_t q = 0; q < nzc; ++q) {
+        const std::uint64_t l = live[nz[q]];
+        const std::uint64_t v = _pext_u64(src[nz[q]], l);
+        const std::uint32_t sh = bit % 64, pc = static_cast<std::uint32_t>(__builtin_popcountll(l));
+        dst[bit / 64] |= v << sh;
+        if (sh + pc > 64) dst[bit / 64 + 1] |= v >> (64 - sh);
+        bit += pc;
+      }
+    }
+    // Conflict rows: each option's kill rows ORed, as Tables(p) builds them.
+    conflict.assign(std::size_t{m} * words, 0);
+    for (std::uint32_t o = 0; o < m; ++o) {
+      std::uint64_t* row = conflict.data() + (std::size_t{o} * words);
+      for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q) {
+        const std::uint64_t* kr = dense.data() + (std::size_t{opt_kill[q]} * words);
+        for (std::uint32_t w = 0; w < words; ++w) row[w] |= kr[w];
+      }
+    }
+    pick_row_loops();
+  }
 
   explicit Tables(const Problem& p) {
     std::vector<std::uint32_t> internal(p.num_items());
@@ -342,6 +463,8 @@ struct Tables {
     // a scan of every open item's words. Long columns (a piece's placements die together when
     // one is chosen) favour popcounts; short ones (y25: 36 options per cell) favour counts.
     prune = bitset_prune_limit(p);
+    avx512 = g_bitset_avx512;
+    avx2_rows = g_bitset_avx2_rows;
     switch (prune ? BitsetMrv::kCounts : g_bitset_mrv) {
       case BitsetMrv::kAuto:
         incremental = n1 > 0 && prim_items.size() <= std::size_t{64} * n1 && m < 0xFFFF;
@@ -385,8 +508,6 @@ struct Tables {
           lane[i] = kLong | b++;
         }
       }
-      if (prune) conflict_fn = conflict_all_for(words);
-      if (prune && !conflict_fn) conflict_fn = conflict_all_avx2_for(words);
       mstride = s8 / 64 + s16 / 32;
       if (masks_fn) optmask.assign(std::size_t{m} * mstride, 0);
       if (!masks_fn) optv8.assign(std::size_t{m} * s8, 0), optv16.assign(std::size_t{m} * s16, 0);
@@ -425,9 +546,7 @@ struct Tables {
             row[o / 64] &= ~(std::uint64_t{1} << (o % 64));
       }
     }
-    choose_fn = choose_dense_for(words);
-    descend_fn = descend_dense_for(words);
-    if (!descend_fn) descend_fn = descend_dense_avx2_for(words);
+    pick_row_loops();
     if (prune) {
       conflict.assign(std::size_t{m} * words, 0);
       for (OptionId o = 0; o < m; ++o) {
@@ -458,11 +577,16 @@ class BitsetEngine final : public Engine {
       cnt16_.assign(levels * t_->s16, 0xFFFF);
       if (t_->prune) chk8_.assign(levels * t_->s8, 0xFF), chk16_.assign(levels * t_->s16, 0xFFFF);
       subtract_bytes_ = bytes_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
-      subtract_listed_ = listed_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
+      subtract_listed_ =
+          listed_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
       subtract_masks_ = t_->masks_fn;
     }
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
+    stride_ = t_->words;
+    compact_words_ = g_bitset_compact_words;
+    tl_.assign(levels, t_.get());
+    pool_.resize(levels);
     dead_.assign((t_->words + 7) / 8 * 8, 0);
     surv_.assign(t_->words, 0);
     open_n_.assign(levels, 0);
@@ -494,25 +618,26 @@ class BitsetEngine final : public Engine {
 
   // Untried children of frame `l` after the current one.
   std::uint32_t remaining(std::int64_t l) const {
-    const Tables& t = *t_;
-    const std::size_t L = static_cast<std::size_t>(l), W = t.words;
+    const std::size_t L = static_cast<std::size_t>(l), S = stride_;
+    const Tables& t = *tl_[L];
+    const std::size_t W = t.words;
     const Frame& f = frame_[L];
     std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcountll(f.bits));
     for (std::uint32_t q = f.p + 1; q < nzc_[L]; ++q) {
-      const std::uint32_t w = nz_[L * W + q];
+      const std::uint32_t w = nz_[L * S + q];
       n += static_cast<std::uint32_t>(
-          __builtin_popcountll(live_[L * W + w] & t.dense[f.item * W + w]));
+          __builtin_popcountll(live_[L * S + w] & t.dense[f.item * W + w]));
     }
     return n;
   }
 
   // The primary item with the fewest live options at `level`; `best` gets their number.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) {
-    const Tables& t = *t_;
+    const Tables& t = *tl_[level];
     if (t.prune) return prune_choose(level, best);
     if (bytes_) return choose_bytes(level, best);
     if (t.choose_fn && !incremental_)
-      return t.choose_fn(live_.data() + (std::size_t{level} * t.words), t.dense.data(), t.words,
+      return t.choose_fn(live_.data() + (std::size_t{level} * stride_), t.dense.data(), t.words,
                          open_.data() + (std::size_t{level} * t.pwords), t.pwords, &best);
     if (incremental_) {
       // The first smallest count, 16 lanes at a time.
@@ -537,10 +662,10 @@ class BitsetEngine final : public Engine {
 
   // choose() by popcounts.
   std::uint32_t choose_scan(std::uint32_t level, std::uint32_t& best) const {
-    const Tables& t = *t_;
+    const Tables& t = *tl_[level];
     const std::size_t W = t.words;
-    const std::uint64_t* live = live_.data() + (level * W);
-    const std::uint32_t* nz = nz_.data() + (level * W);
+    const std::uint64_t* live = live_.data() + (level * stride_);
+    const std::uint32_t* nz = nz_.data() + (level * stride_);
     const std::uint32_t nzc = nzc_[level];
     const std::uint64_t* open = open_.data() + (std::size_t{level} * t.pwords);
     std::uint32_t chosen = 0;
@@ -583,10 +708,9 @@ class BitsetEngine final : public Engine {
   // choice that follows, on the smaller live set, is choose_bytes: a smaller tree, the same
   // solutions.
   std::uint32_t prune_choose(std::uint32_t level, std::uint32_t& best) {
-    const Tables& t = *t_;
-    const std::size_t W = t.words;
-    std::uint64_t* live = live_.data() + (level * W);
-    std::uint32_t* nz = nz_.data() + (level * W);
+    const Tables& t = *tl_[level];
+    std::uint64_t* live = live_.data() + (level * stride_);
+    std::uint32_t* nz = nz_.data() + (level * stride_);
     const std::uint32_t nzc = nzc_[level];
     std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
     std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
@@ -594,6 +718,10 @@ class BitsetEngine final : public Engine {
     std::uint16_t* k16 = chk16_.data() + (std::size_t{level} * t.s16);
     std::uint32_t opts[kOptsRoom];
     bool changed = false;
+    if (const std::uint32_t e = empty_item(level); e != UINT32_MAX) {  // emptied by the parent
+      best = 0;
+      return e;
+    }
     // Items with fewer options first (cheaper, and what they remove shrinks longer lists):
     // the limit doubles up to t.prune while nothing is removed, and starts again at 1 after.
     for (std::uint32_t lim = 1;;) {
@@ -647,6 +775,10 @@ class BitsetEngine final : public Engine {
             }
           }
           if (!dead) continue;
+          if (const std::uint32_t e = empty_item(level); e != UINT32_MAX) {
+            best = 0;  // a dead end: the rest of the fixpoint would not change that
+            return e;
+          }
           changed = again = true;
         }
       }
@@ -668,13 +800,32 @@ class BitsetEngine final : public Engine {
     return choose_bytes(level, best);
   }
 
+  // The first open item (in lane order) with no live option left at `level`, or UINT32_MAX.
+  std::uint32_t empty_item(std::uint32_t level) const {
+    const Tables& t = *tl_[level];
+    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
+    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    const __m256i zero = _mm256_setzero_si256();
+    for (std::uint32_t v = 0; v < t.s8; v += 32) {
+      const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(
+          _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8 + v)), zero)));
+      if (bits) return t.lane_item8[v + static_cast<std::uint32_t>(__builtin_ctz(bits))];
+    }
+    for (std::uint32_t v = 0; v < t.s16; v += 16) {
+      const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(
+          _mm256_cmpeq_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16 + v)), zero)));
+      if (bits) return t.lane_item16[v + static_cast<std::uint32_t>(__builtin_ctz(bits)) / 2];
+    }
+    return UINT32_MAX;
+  }
+
   // Removes from live_[level] the options that conflict with all n live options of item i (and
   // takes them off the counts); returns how many went.
   std::uint32_t remove_conflicting(std::uint32_t level, std::uint32_t i, std::uint32_t n,
                                    std::uint32_t* opts) {
-    const Tables& t = *t_;
+    const Tables& t = *tl_[level];
     const std::size_t W = t.words;
-    std::uint64_t* live = live_.data() + (level * W);
+    std::uint64_t* live = live_.data() + (level * stride_);
     // i's live options.
     const std::uint64_t* col = t.dense.data() + (i * W);
     std::uint64_t* acc = dead_.data();
@@ -722,10 +873,9 @@ class BitsetEngine final : public Engine {
 
   // Removes the options of acc (dense, words) from live_[level] and its counts; returns how many.
   std::uint32_t remove_listed(std::uint32_t level, std::uint64_t* acc) {
-    const Tables& t = *t_;
-    const std::size_t W = t.words;
-    std::uint64_t* live = live_.data() + (level * W);
-    const std::uint32_t* nz = nz_.data() + (level * W);
+    const Tables& t = *tl_[level];
+    std::uint64_t* live = live_.data() + (level * stride_);
+    const std::uint32_t* nz = nz_.data() + (level * stride_);
     const std::uint32_t nzc = nzc_[level];
     // d[r] is word sw[r]: the words holding options to remove.
     std::uint64_t* d = acc;
@@ -754,7 +904,7 @@ class BitsetEngine final : public Engine {
   // choose() in byte lanes: the smallest count over both kinds of lanes, then the first item
   // with that count (lanes follow the item order within each kind).
   std::uint32_t choose_bytes(std::uint32_t level, std::uint32_t& best) const {
-    const Tables& t = *t_;
+    const Tables& t = *tl_[level];
     const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
     const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
     std::uint32_t m = 0xFFFF;
@@ -806,6 +956,34 @@ class BitsetEngine final : public Engine {
     return item;
   }
 
+  // Below a node whose live options fill few of its table's words, every row the search reads
+  // (the columns, the conflict rows of pruning's test) is mostly zeros. When the live options
+  // fit in at most half the words, they are renumbered 0, 1, ... in order (the node's residual
+  // problem: the same items, only its live options) and the node and its descendants use tables
+  // of that width. The order of the options, the items and the counts stay as they are, so the
+  // tree, its node counts and the order of the solutions do not change.
+  void compact(std::uint32_t level) {
+    const Tables& t = *tl_[level];
+    std::uint64_t* live = live_.data() + (std::size_t{level} * stride_);
+    std::uint32_t* nz = nz_.data() + (std::size_t{level} * stride_);
+    const std::uint32_t nzc = nzc_[level];
+    std::uint32_t n = 0;
+    for (std::uint32_t q = 0; q < nzc; ++q)
+      n += static_cast<std::uint32_t>(__builtin_popcountll(live[nz[q]]));
+    const std::uint32_t words = (n + 63) / 64;
+    if (words * 2 > t.words) return;
+    if (!pool_[level]) pool_[level] = std::make_unique<Tables>();
+    Tables& c = *pool_[level];
+    c.compact_from(t, live, nz, nzc, open_.data() + std::size_t{level} * t.pwords);
+    for (std::uint32_t w = 0; w < words; ++w) {
+      live[w] = ~std::uint64_t{0};
+      nz[w] = w;
+    }
+    if (n % 64) live[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
+    nzc_[level] = words;
+    tl_[level] = &c;
+  }
+
   // Level `level + 1` = level `level` with option x chosen.
   void descend(std::uint32_t level, std::uint32_t x) {
     descend_open(level, x);
@@ -817,7 +995,8 @@ class BitsetEngine final : public Engine {
   // Without that, a node with many children that are solutions (a million options of one item)
   // would rewrite every live word once per child: quadratic.
   void descend_open(std::uint32_t level, std::uint32_t x) {
-    const Tables& t = *t_;
+    const Tables& t = *tl_[level];
+    tl_[level + 1] = &t;  // the child's options are numbered as its parent's
     open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
     std::memcpy(open_.data() + (std::size_t{level + 1} * t.pwords),
                 open_.data() + (std::size_t{level} * t.pwords), sizeof(std::uint64_t) * t.pwords);
@@ -830,12 +1009,12 @@ class BitsetEngine final : public Engine {
 
   // The live options (and their counts) of level `level + 1`, x chosen at `level`.
   void descend_live(std::uint32_t level, std::uint32_t x) {
-    const Tables& t = *t_;
-    const std::size_t W = t.words;
-    const std::uint64_t* src = live_.data() + (level * W);
-    std::uint64_t* dst = live_.data() + ((level + 1) * W);
-    const std::uint32_t* nz = nz_.data() + (level * W);
-    std::uint32_t* nz1 = nz_.data() + ((level + 1) * W);
+    const Tables& t = *tl_[level];
+    const std::size_t W = t.words, S = stride_;
+    const std::uint64_t* src = live_.data() + (level * S);
+    std::uint64_t* dst = live_.data() + ((level + 1) * S);
+    const std::uint32_t* nz = nz_.data() + (level * S);
+    std::uint32_t* nz1 = nz_.data() + ((level + 1) * S);
     const std::uint32_t* items = t.opt_items.data() + (t.opt_start[x]);
     const std::uint32_t* kills = t.opt_kill.data() + (t.opt_start[x]);
     const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
@@ -913,11 +1092,11 @@ class BitsetEngine final : public Engine {
   template <int NV>
   void subtract_killed(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst,
                        const std::uint16_t* c0, std::uint16_t* c1) const {
-    const Tables& t = *t_;
+    const Tables& t = *tl_[level];
     __m256i acc[NV];
     for (int v = 0; v < NV; ++v)
       acc[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c0) + v);
-    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * t.words);
+    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * stride_);
     const std::uint16_t* vecs = t.optvec.data();
     for (std::uint32_t q = 0, e = nzc_[level]; q < e; ++q) {
       const std::uint32_t w = nz[q];
@@ -934,9 +1113,8 @@ class BitsetEngine final : public Engine {
   // hands to its argument (N8 vectors of 32 byte lanes, N16 of 16 16-bit lanes, kept in
   // registers; d may be c).
   template <int N8, int N16, class ForEachOption>
-  void subtract_vectors(const std::uint8_t* c8, const std::uint16_t* c16, std::uint8_t* d8,
-                        std::uint16_t* d16, ForEachOption for_each_option) const {
-    const Tables& t = *t_;
+  void subtract_vectors(const Tables& t, const std::uint8_t* c8, const std::uint16_t* c16,
+                        std::uint8_t* d8, std::uint16_t* d16, ForEachOption for_each_option) const {
     __m256i a8[N8 ? N8 : 1], a16[N16 ? N16 : 1];
     for (int v = 0; v < N8; ++v)
       a8[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8) + v);
@@ -958,10 +1136,10 @@ class BitsetEngine final : public Engine {
   // that died.
   template <int N8, int N16>
   void subtract_bytes(std::uint32_t level, const std::uint64_t* src, const std::uint64_t* dst) {
-    const Tables& t = *t_;
-    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * t.words);
+    const Tables& t = *tl_[level];
+    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * stride_);
     const std::uint32_t nzc = nzc_[level];
-    subtract_vectors<N8, N16>(cnt8_.data() + (std::size_t{level} * t.s8),
+    subtract_vectors<N8, N16>(t, cnt8_.data() + (std::size_t{level} * t.s8),
                               cnt16_.data() + (std::size_t{level} * t.s16),
                               cnt8_.data() + (std::size_t{level + 1} * t.s8),
                               cnt16_.data() + (std::size_t{level + 1} * t.s16), [&](auto sub) {
@@ -978,10 +1156,10 @@ class BitsetEngine final : public Engine {
   template <int N8, int N16>
   void subtract_listed(std::uint32_t level, const std::uint64_t* d, const std::uint32_t* sw,
                        std::uint32_t ns) {
-    const Tables& t = *t_;
+    const Tables& t = *tl_[level];
     std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
     std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
-    subtract_vectors<N8, N16>(c8, c16, c8, c16, [&](auto sub) {
+    subtract_vectors<N8, N16>(t, c8, c16, c8, c16, [&](auto sub) {
       for (std::uint32_t r = 0; r < ns; ++r)
         for (std::uint64_t k = d[r]; k; k &= k - 1)
           sub(sw[r] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k)));
@@ -1015,30 +1193,31 @@ class BitsetEngine final : public Engine {
   // Moves frame `level` to its next candidate; false when there is none.
   bool next(std::uint32_t level, std::uint32_t& x) {
     Frame& f = frame_[level];
-    const Tables& t = *t_;
-    const std::size_t W = t.words;
+    const Tables& t = *tl_[level];
+    const std::size_t W = t.words, S = stride_;
     while (f.bits == 0) {
       if (++f.p >= nzc_[level]) return false;
-      const std::uint32_t w = nz_[level * W + f.p];
-      f.bits = live_[level * W + w] & t.dense[f.item * W + w];
+      const std::uint32_t w = nz_[level * S + f.p];
+      f.bits = live_[level * S + w] & t.dense[f.item * W + w];
     }
-    x = nz_[level * W + f.p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
+    x = nz_[level * S + f.p] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
     f.bits &= f.bits - 1;
     return true;
   }
 
   void start_frame(std::uint32_t level, std::uint32_t item) {
     Frame& f = frame_[level];
-    const std::size_t W = t_->words;
+    const std::size_t W = tl_[level]->words, S = stride_;
     f.item = item;
     f.p = 0;
-    f.bits =
-        nzc_[level] ? live_[level * W + nz_[level * W]] & t_->dense[item * W + nz_[level * W]] : 0;
+    f.bits = nzc_[level]
+                 ? live_[level * S + nz_[level * S]] & tl_[level]->dense[item * W + nz_[level * S]]
+                 : 0;
     f.sib = 0;
   }
 
   bool report(SolutionVisitor& visit, std::uint32_t level) {
-    for (std::uint32_t l = 0; l < level; ++l) out_[l] = t_->order[chosen_[l]];
+    for (std::uint32_t l = 0; l < level; ++l) out_[l] = tl_[l]->order[chosen_[l]];
     return visit(std::span<const OptionId>(out_.data(), level));
   }
 
@@ -1057,6 +1236,7 @@ class BitsetEngine final : public Engine {
     updates_ = 0;
     if (!span.to_end && !(span.begin < span.end)) return r;  // empty
     // Level 0: every option live, every primary item open.
+    tl_[0] = &t;
     std::fill_n(live_.begin(), t.words, ~std::uint64_t{0});
     if (t.m % 64) live_[t.words - 1] = (std::uint64_t{1} << (t.m % 64)) - 1;
     for (std::uint32_t w = 0; w < t.words; ++w) nz_[w] = w;
@@ -1116,6 +1296,7 @@ class BitsetEngine final : public Engine {
     std::uint32_t best;
     const std::uint32_t i = choose(level, best);
     if (best == 0) goto backup;
+    if (t.prune && tl_[level] == &t && t.words >= compact_words_) compact(level);
     start_frame(level, i);
     frame_[level].kids = best;
     cur.bound(frame_.data(), level);
@@ -1128,7 +1309,7 @@ class BitsetEngine final : public Engine {
     f.sib = sib;
     if (replay && sib < begin[level]) goto try_next;  // replaying: skip to begin's child
     chosen_[level] = x;
-    if (open_n_[level] == t.prim_start[x + 1] - t.prim_start[x]) {
+    if (open_n_[level] == tl_[level]->prim_start[x + 1] - tl_[level]->prim_start[x]) {
       descend_open(level, x);  // a solution (a live option's primary items are all open)
     } else {
       descend(level, x);
@@ -1148,6 +1329,12 @@ class BitsetEngine final : public Engine {
   }
 
   std::shared_ptr<const Tables> t_;
+  // The tables each level's options are numbered in: t_ until compact() renumbers a node's live
+  // options; its descendants inherit them. pool_[L] holds the tables compacted at level L.
+  std::vector<const Tables*> tl_;
+  std::vector<std::unique_ptr<Tables>> pool_;
+  std::uint32_t stride_ = 0;          // words per level in live_ and nz_ (t_'s option words)
+  std::uint32_t compact_words_ = 0;   // g_bitset_compact_words when built
   std::vector<std::uint64_t> live_;   // one bitset per level
   std::vector<std::uint32_t> nz_;     // per level: the indices of its non-zero live words
   std::vector<std::uint32_t> nzc_;    // per level: how many
@@ -1157,8 +1344,8 @@ class BitsetEngine final : public Engine {
   bool bytes_ = false;                // counts in byte lanes (Tables::s8, s16)
   std::vector<std::uint8_t> cnt8_;    // per level: the byte lanes
   std::vector<std::uint16_t> cnt16_;  // per level: the 16-bit lanes
-  SubtractBytesFn subtract_bytes_ = nullptr;  // subtract_bytes<s8 / 32, s16 / 16>
-  SubtractMasksFn subtract_masks_ = nullptr;  // its AVX-512 loop, on CPUs that have it
+  SubtractBytesFn subtract_bytes_ = nullptr;    // subtract_bytes<s8 / 32, s16 / 16>
+  SubtractMasksFn subtract_masks_ = nullptr;    // its AVX-512 loop, on CPUs that have it
   SubtractListedFn subtract_listed_ = nullptr;  // subtract_listed<s8 / 32, s16 / 16>
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
@@ -1455,26 +1642,25 @@ SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
   return masks_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
 }
 
-DescendDenseFn descend_dense_for(std::uint32_t words) {
-  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
-      !__builtin_cpu_supports("avx512vl") || words > 128)
+DescendDenseFn descend_dense_for(std::uint32_t words, bool avx512) {
+  if (!avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") ||
+      words > 128)
     return nullptr;
   constexpr auto fixed = descend_table(std::make_index_sequence<16>{});
   return fixed[(words + 7) / 8 - 1];
 }
 
-ChooseDenseFn choose_dense_for(std::uint32_t words) {
-  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
-      !__builtin_cpu_supports("avx512vpopcntdq") || words > 128)
+ChooseDenseFn choose_dense_for(std::uint32_t words, bool avx512) {
+  if (!avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vpopcntdq") ||
+      words > 128)
     return nullptr;
   constexpr auto fixed = choose_table(std::make_index_sequence<16>{});
   return fixed[(words + 7) / 8 - 1];
 }
 
-ConflictAllFn conflict_all_for(std::uint32_t words) {
-  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
-      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi") ||
-      !__builtin_cpu_supports("avx512vbmi2"))
+ConflictAllFn conflict_all_for(std::uint32_t words, bool avx512) {
+  if (!avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
+      !__builtin_cpu_supports("avx512vbmi") || !__builtin_cpu_supports("avx512vbmi2"))
     return nullptr;
   constexpr auto fixed = conflict_table(std::make_index_sequence<16>{});
   return words <= 128 ? fixed[(words + 7) / 8 - 1] : &conflict_all_long;

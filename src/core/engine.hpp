@@ -84,6 +84,11 @@ extern bool g_bitset_bytes;
 // pruning's test), which then run word by word, as they do for longer rows.
 extern bool g_bitset_avx512;
 extern bool g_bitset_avx2_rows;
+// Pruned trees: the first node of a path whose live options fit in half the words of the
+// problem's tables renumbers them and searches below it with tables that narrow (the same tree);
+// only where the tables have at least this many words (16: 1024 options). Tests set 1 to run
+// it on small random matrices.
+extern std::uint32_t g_bitset_compact_words;
 // Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
 // (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
 // node, or on for any problem to test it on small random ones.
