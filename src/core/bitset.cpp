@@ -60,6 +60,9 @@ namespace {
 
 constexpr std::uint32_t kLong = 0x80000000u;  // Tables::lane: the item counts in a 16-bit lane
 constexpr std::uint32_t kPruneBelow = 16;     // Tables::prune, when it applies
+// (conflict_all's AVX-512 listing takes up to 16 options of a word at a time: an item checked
+// with more live options would lose some of them, as a scratch build with 24 showed.)
+static_assert(kPruneBelow <= 16, "conflict_all lists at most 16 options per word");
 constexpr std::uint32_t kPruneMax = 64;       // (the largest Tables::prune + 1)
 constexpr std::uint32_t kOptsRoom = kPruneMax + 64;  // remove_conflicting's list of options
 constexpr std::size_t kConflictBytes = std::size_t{32} << 20;  // largest Tables::conflict
