@@ -403,15 +403,8 @@ TEST(Prune, CompactedPentominoTreeInSpansAndThreads) {
   EXPECT_LT(narrow.updates, wide.updates);  // compacted
   cubex::SearchJob job(p, nullptr, Backend::kBitset);
   for (const std::uint32_t units : {7u, 300u, 3000u}) {
-    const auto starts = job.cut(units);
     std::uint64_t sol = 0, nodes = 0;
-    for (std::size_t k = 0; k < starts.size(); ++k) {
-      cubex::TreeSpan s;
-      s.begin = starts[k];
-      if (k + 1 < starts.size()) {
-        s.end = starts[k + 1];
-        s.to_end = false;
-      }
+    for (const cubex::TreeSpan& s : job.cut_spans(units)) {
       const auto st = job.search(s);
       sol += st.solutions;
       nodes += st.nodes;
