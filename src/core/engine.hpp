@@ -89,6 +89,9 @@ extern bool g_bitset_avx2_rows;
 // only where the tables have at least this many words (16: 1024 options). Tests set 1 to run
 // it on small random matrices.
 extern std::uint32_t g_bitset_compact_words;
+// Pruning's test with AVX-512 on rows of up to 32 words lists an item's options bit by bit;
+// false: with vpcompressb, as longer rows do (tests run both).
+extern bool g_bitset_list_bits;
 // Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
 // (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
 // node, or on for any problem to test it on small random ones.
