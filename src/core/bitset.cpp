@@ -1475,27 +1475,19 @@ inline void list_options(const std::uint64_t* live, const std::uint64_t* col, st
   }
 }
 
-// Rows of at most 16 vectors (8192 options), WV of them, held in registers: each option's row
-// ANDed in as it is found, with no test for an empty result on the way (cheaper than the
-// branches it would save).
-template <int WV>
+// Rows of at most 16 vectors (8192 options), WV of them, held in registers: each of the item's
+// options (the set bits of live & col) has its row ANDed in as it is found, with no test for an
+// empty result on the way (cheaper than the branches it would save). kBits (rows of up to 4
+// vectors): the options found with tzcnt, word by word, so that the next row can be loaded a
+// cycle or two after the last (pent6x10 0.422 -> 0.397 s, bedlam_sym 7.36 -> 6.80 s); otherwise
+// by vpcompressb, their indices taken from lane 0 one by one (faster on longer rows).
+template <int WV, bool kBits>
 bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
                   const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
                   std::uint64_t* acc) {
   (void)n;
   const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
   auto mask = [&](int v) { return v == WV - 1 ? tail : static_cast<__mmask8>(0xFF); };
-  const __m512i iota = _mm512_set_epi8(
-      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
-      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
-      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-  // widen: byte k to 32-bit lane k (with the mask that keeps every fourth byte); next: lane k+1
-  // to lane k.
-  const __m512i widen =
-      _mm512_set_epi8(0, 0, 0, 15, 0, 0, 0, 14, 0, 0, 0, 13, 0, 0, 0, 12, 0, 0, 0, 11, 0, 0, 0, 10,
-                      0, 0, 0, 9, 0, 0, 0, 8, 0, 0, 0, 7, 0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 4, 0, 0,
-                      0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0);
-  const __m512i next = _mm512_set_epi32(0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
   __m512i a[WV];
   alignas(64) std::uint64_t mine[WV * 8];
   unsigned nonzero[WV];
@@ -1507,24 +1499,54 @@ bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint
     _mm512_store_si512(mine + 8 * v, mv);
     nonzero[v] = _mm512_test_epi64_mask(mv, mv);
   }
-  std::uint32_t j = 0;
-  for (int u = 0; u < WV; ++u) {
-    for (unsigned nzm = nonzero[u]; nzm; nzm &= nzm - 1) {
-      const std::uint32_t w =
-          8 * static_cast<std::uint32_t>(u) + static_cast<std::uint32_t>(__builtin_ctz(nzm));
-      const std::uint64_t bits = mine[w];
-      // The positions of its set bits as 32-bit lanes of idx, taken from lane 0 one by one.
-      __m512i idx =
-          _mm512_add_epi32(_mm512_maskz_permutexvar_epi8(0x1111111111111111ull, widen,
-                                                         _mm512_maskz_compress_epi8(bits, iota)),
-                           _mm512_set1_epi32(static_cast<int>(w * 64)));
-      if (j == 0) opts[0] = static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx));
-      for (std::uint32_t c = static_cast<std::uint32_t>(__builtin_popcountll(bits)); c; --c, ++j) {
-        const std::uint64_t* row =
-            conflict + std::size_t{static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx))} * words;
-        idx = _mm512_maskz_permutexvar_epi32(0xFFFF, next, idx);
-        for (int v = 0; v < WV; ++v)
-          a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
+  auto and_row = [&](std::uint32_t o) {
+    const std::uint64_t* row = conflict + std::size_t{o} * words;
+    for (int v = 0; v < WV; ++v)
+      a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
+  };
+  if constexpr (kBits) {
+    static_assert(WV <= 8, "one 64-bit mask of the non-zero words");
+    std::uint64_t left = 0;  // (one loop over them: a loop per vector lost the gain)
+    for (int v = 0; v < WV; ++v) left |= std::uint64_t{nonzero[v]} << (8 * v);
+    std::uint32_t j = 0;
+    for (; left; left &= left - 1) {
+      const std::uint32_t w = static_cast<std::uint32_t>(__builtin_ctzll(left));
+      for (std::uint64_t bits = mine[w]; bits; bits &= bits - 1) {
+        const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        opts[j++] = o;
+        and_row(o);
+      }
+    }
+  } else {
+    const __m512i iota = _mm512_set_epi8(
+        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+        40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+        17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    // widen: byte k to 32-bit lane k (with the mask that keeps every fourth byte); next: lane k+1
+    // to lane k.
+    const __m512i widen =
+        _mm512_set_epi8(0, 0, 0, 15, 0, 0, 0, 14, 0, 0, 0, 13, 0, 0, 0, 12, 0, 0, 0, 11, 0, 0, 0,
+                        10, 0, 0, 0, 9, 0, 0, 0, 8, 0, 0, 0, 7, 0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 4,
+                        0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0);
+    const __m512i next = _mm512_set_epi32(0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    std::uint32_t j = 0;
+    for (int u = 0; u < WV; ++u) {
+      for (unsigned nzm = nonzero[u]; nzm; nzm &= nzm - 1) {
+        const std::uint32_t w =
+            8 * static_cast<std::uint32_t>(u) + static_cast<std::uint32_t>(__builtin_ctz(nzm));
+        const std::uint64_t bits = mine[w];
+        // The positions of its set bits as 32-bit lanes of idx, taken from lane 0 one by one.
+        __m512i idx =
+            _mm512_add_epi32(_mm512_maskz_permutexvar_epi8(0x1111111111111111ull, widen,
+                                                           _mm512_maskz_compress_epi8(bits, iota)),
+                             _mm512_set1_epi32(static_cast<int>(w * 64)));
+        if (j == 0) opts[0] = static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx));
+        for (std::uint32_t c = static_cast<std::uint32_t>(__builtin_popcountll(bits)); c;
+             --c, ++j) {
+          const auto o = static_cast<std::uint32_t>(_mm512_cvtsi512_si32(idx));
+          idx = _mm512_maskz_permutexvar_epi32(0xFFFF, next, idx);
+          and_row(o);
+        }
       }
     }
   }
@@ -1603,52 +1625,14 @@ constexpr std::array<ChooseDenseFn, sizeof...(I)> choose_table(std::index_sequen
   return {&choose_dense<static_cast<int>(I) + 1>...};
 }
 
-// The same with the options found bit by bit (tzcnt) instead of by vpcompressb: the next
-// option's row can be loaded a cycle or two after the last one's, not after a chain of permutes
-// (rows of up to 4 vectors: pent6x10 0.422 -> 0.397 s, bedlam_sym 7.36 -> 6.80 s).
-template <int WV>
-bool conflict_all_bits(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
-                       const std::uint64_t* conflict, std::uint32_t words, std::uint32_t* opts,
-                       std::uint64_t* acc) {
-  (void)n;
-  const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
-  auto mask = [&](int v) { return v == WV - 1 ? tail : static_cast<__mmask8>(0xFF); };
-  __m512i a[WV];
-  alignas(64) std::uint64_t mine[WV * 8];
-  std::uint64_t nonzero = 0;  // (WV <= 8)
-  for (int v = 0; v < WV; ++v) {
-    const __m512i l = _mm512_maskz_loadu_epi64(mask(v), live + 8 * v);
-    const __m512i c = _mm512_maskz_loadu_epi64(mask(v), col + 8 * v);
-    a[v] = _mm512_maskz_andnot_epi64(0xFF, c, l);
-    const __m512i mv = _mm512_and_si512(l, c);
-    _mm512_store_si512(mine + 8 * v, mv);
-    nonzero |= std::uint64_t{_mm512_test_epi64_mask(mv, mv)} << (8 * v);
-  }
-  std::uint32_t j = 0;
-  for (; nonzero; nonzero &= nonzero - 1) {
-    const std::uint32_t w = static_cast<std::uint32_t>(__builtin_ctzll(nonzero));
-    for (std::uint64_t bits = mine[w]; bits; bits &= bits - 1) {
-      const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-      opts[j++] = o;
-      const std::uint64_t* row = conflict + std::size_t{o} * words;
-      for (int v = 0; v < WV; ++v)
-        a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
-    }
-  }
-  __m512i any = a[0];
-  for (int v = 1; v < WV; ++v) any = _mm512_or_si512(any, a[v]);
-  for (int v = 0; v < WV; ++v) _mm512_storeu_si512(acc + 8 * v, a[v]);
-  return _mm512_test_epi64_mask(any, any) != 0;
-}
-
 template <std::size_t... I>
 constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_bits_table(std::index_sequence<I...>) {
-  return {&conflict_all_bits<static_cast<int>(I) + 1>...};
+  return {&conflict_all<static_cast<int>(I) + 1, true>...};
 }
 
 template <std::size_t... I>
 constexpr std::array<ConflictAllFn, sizeof...(I)> conflict_table(std::index_sequence<I...>) {
-  return {&conflict_all<static_cast<int>(I) + 1>...};
+  return {&conflict_all<static_cast<int>(I) + 1, false>...};
 }
 
 // Longer rows: vector by vector, while any is left.
