@@ -395,16 +395,20 @@ struct Tables {
         bit += pc;
       }
     }
-    // Conflict rows: each option's kill rows ORed, as Tables(p) builds them.
+    build_conflict_rows();
+    pick_row_loops();
+  }
+
+  // conflict[o]: the options that cannot go with option o, the OR of the dense rows it kills.
+  void build_conflict_rows() {
     conflict.assign(std::size_t{m} * words, 0);
     for (std::uint32_t o = 0; o < m; ++o) {
       std::uint64_t* row = conflict.data() + (std::size_t{o} * words);
       for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q) {
-        const std::uint64_t* kr = dense.data() + (std::size_t{opt_kill[q]} * words);
-        for (std::uint32_t w = 0; w < words; ++w) row[w] |= kr[w];
+        const std::uint64_t* k = dense.data() + (std::size_t{opt_kill[q]} * words);
+        for (std::uint32_t w = 0; w < words; ++w) row[w] |= k[w];
       }
     }
-    pick_row_loops();
   }
 
   explicit Tables(const Problem& p) {
@@ -554,16 +558,7 @@ struct Tables {
       }
     }
     pick_row_loops();
-    if (prune) {
-      conflict.assign(std::size_t{m} * words, 0);
-      for (OptionId o = 0; o < m; ++o) {
-        std::uint64_t* row = conflict.data() + (std::size_t{o} * words);
-        for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q) {
-          const std::uint64_t* k = dense.data() + (std::size_t{opt_kill[q]} * words);
-          for (std::uint32_t w = 0; w < words; ++w) row[w] |= k[w];
-        }
-      }
-    }
+    if (prune) build_conflict_rows();
   }
 };
 
@@ -759,11 +754,9 @@ class BitsetEngine final : public Engine {
           const bool wide = v >= t.s8;
           const std::uint32_t l = wide ? (v - t.s8 + b) / 2 : v + b;
           const std::uint32_t i = wide ? t.lane_item16[l] : t.lane_item8[l];
-          const std::uint32_t n = wide ? c16[l] : c8[l];  // (it may have dropped in this pass)
-          if (n == 0) {
-            best = 0;
-            return i;
-          }
+          // (It may have dropped in this pass, but not to 0: empty_item() checks after every
+          // removal.)
+          const std::uint32_t n = wide ? c16[l] : c8[l];
           if (wide)
             k16[l] = static_cast<std::uint16_t>(n);
           else
