@@ -802,7 +802,7 @@ struct EtaRun {
   bool reported[4] = {false, false, false, false};  // a report before the end (10/50/90%, worst)
 };
 
-EtaRun eta_run(cubex::SearchJob& job, unsigned threads, double interval) {
+EtaRun eta_run(cubex::SearchJob& job, unsigned threads, double interval, std::uint64_t seed) {
   struct Mark {
     double elapsed, eta, fraction, nodes, cpu, cpu_eta;
   };
@@ -810,6 +810,7 @@ EtaRun eta_run(cubex::SearchJob& job, unsigned threads, double interval) {
   cubex::JobOptions opt;
   opt.threads = threads;
   opt.progress_seconds = interval;
+  opt.estimate_seed = seed;
   opt.on_progress = [&](const cubex::JobProgress& p) {
     marks.push_back(
         {p.elapsed, p.eta, p.fraction, static_cast<double>(p.counts.nodes), p.cpu, p.cpu_eta});
@@ -899,7 +900,7 @@ int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned 
     const double interval = std::clamp(job.run(plain).seconds / 40, 0.005, 0.05);
     std::vector<EtaRun> runs;
     for (unsigned k = 0; k < repeat; ++k) {
-      runs.push_back(eta_run(job, threads, interval));
+      runs.push_back(eta_run(job, threads, interval, k));  // run k: seed k
       if (std::getenv("ETA_RUNS")) {
         const EtaRun& r = runs.back();
         auto pct = [](double x) {  // "-" where the run had no report for it

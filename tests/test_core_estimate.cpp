@@ -262,6 +262,30 @@ TEST(Estimate, EnoughSamplesPutTheNodesLeftWithinAQuarter) {
   }
 }
 
+// JobOptions::estimate_seed: the same seed draws the same samples (the same estimate, to the
+// node), another seed draws others (`cubex_schedule --eta` measures the error over seeds 0, 1,
+// ..., not the error of one draw repeated), and both come near the exact count.
+TEST(Estimate, ASeedFixesTheDrawsAndAnotherDrawsOthers) {
+  static const cubex::KnuthFile kf =
+      cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx"));
+  auto engine = cubex::detail::make_engine(kf.problem, Backend::kAuto);
+  const double exact =
+      static_cast<double>(engine->run(TreeSpan{}, 0, nullptr, {}, nullptr).st.nodes);
+  auto estimate = [&](std::uint64_t seed) {
+    cubex::detail::FrontierEstimate est(seed);
+    const std::vector<TreeSpan> all{TreeSpan{}};
+    EXPECT_TRUE(est.build(*engine, all, 1 << 12, 10.0));
+    for (int k = 0; k < 700; ++k) est.sample(*engine, all, 0.0);  // one sample per call
+    return est.nodes(all, -1).nodes;
+  };
+  const double a = estimate(0), b = estimate(7);
+  EXPECT_EQ(estimate(0), a);
+  EXPECT_EQ(estimate(7), b);
+  EXPECT_NE(a, b);
+  EXPECT_NEAR(a, exact, 0.25 * exact);
+  EXPECT_NEAR(b, exact, 0.25 * exact);
+}
+
 // A root item whose children's subtrees double along the frontier: child j (j = 0..levels-1)
 // leaves j binary items, a full binary subtree of 2^(j+1) - 1 nodes. The root's item is "a"
 // (covered by options a_j, which also cover x and the binary items b_(j+1).. b_(levels-1)); each

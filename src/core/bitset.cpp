@@ -598,6 +598,7 @@ class BitsetEngine final : public Engine {
   }
 
   std::unique_ptr<Engine> clone() const override { return std::make_unique<BitsetEngine>(t_); }
+  void for_short_runs() override { compact_words_ = UINT32_MAX; }
 
   RunResult run(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
                 const SolveLimits& limits, const Control* control) override {

@@ -67,6 +67,10 @@ class Engine {
                         const SolveLimits& limits, const Control* control) = 0;
   // An independent engine for another thread (shares read-only tables where it can).
   virtual std::unique_ptr<Engine> clone() const = 0;
+  // This engine will make many short runs (the progress estimate's listings and samples): setting
+  // up what pays back only over a long run (the narrower tables of the bitset backend's pruned
+  // trees) is not worth it. The tree and its node counts are the same.
+  virtual void for_short_runs() {}
 };
 
 // How the bitset backend finds the item with the fewest options: kScan counts them with

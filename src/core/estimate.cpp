@@ -52,6 +52,19 @@ struct Collect {
 
 }  // namespace
 
+FrontierEstimate::FrontierEstimate(std::uint64_t seed) {
+  // (splitmix64's finaliser spreads a small seed over all the bits; xorshift needs a state > 0.)
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  if (seed != 0) {
+    rng_ ^= z;
+    if (rng_ == 0) rng_ = 1;
+    phase_ = static_cast<double>(z >> 11) * 0x1.0p-53;
+  }
+}
+
 TreePath FrontierEstimate::node(std::size_t k) const {
   const auto at = paths_.begin() + static_cast<std::ptrdiff_t>(k * depth_);
   return TreePath(at, at + depth_);
@@ -249,7 +262,8 @@ std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>
 // siblings (Knuth's estimate: 1 + children x the estimate of one child's subtree). Such a sample
 // costs a fraction of a whole subtree, so many more are drawn in the same time: bedlam_sym's
 // pruned tree has 4,900 frontier nodes of about 600 nodes each, of which about 130 were searched
-// in a whole run. The choices come from a fixed seed, so runs draw the same paths.
+// in a whole run. The choices come from the seed (JobOptions::estimate_seed): runs with one seed
+// draw the same paths.
 double FrontierEstimate::probe(Engine& engine, TreePath p) {
   constexpr double kProbeNodes = 64;
   const double mean = sizes_.size() >= 8 ? sizes_sum_ / static_cast<double>(sizes_.size()) : 0;

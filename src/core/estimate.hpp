@@ -61,6 +61,8 @@ double estimate_listing_budget(double elapsed);
 
 class FrontierEstimate {
  public:
+  // `seed` (JobOptions::estimate_seed) fixes the order of the draws and the random paths.
+  explicit FrontierEstimate(std::uint64_t seed = 0);
   // Lists the frontier of `left` (spans in tree order, not overlapping): depths `from_depth`,
   // `from_depth` + 1, ... until one has `target` nodes or more, or `seconds` of CPU time are
   // spent (the deepest listed is kept, its samples start afresh), or the tree ends. Returns

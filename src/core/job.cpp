@@ -227,7 +227,11 @@ std::vector<TreeSpan> SearchJob::cut_spans(std::uint32_t units,
 class JobRunner {
  public:
   JobRunner(SearchJob& job, const JobOptions& opt, ClassVisitor* visit)
-      : job_(job), opt_(opt), visit_(visit), ordered_(visit && opt.ordered) {}
+      : job_(job),
+        opt_(opt),
+        visit_(visit),
+        ordered_(visit && opt.ordered),
+        frontier_(opt.estimate_seed) {}
 
   JobResult run();
 
@@ -644,7 +648,10 @@ JobProgress JobRunner::progress() {  // under mu_
                       4 * samples_left_ >= frontier_left_;
   if (build || budget > 0) {
     const std::uint64_t listed_at = searched_.nodes;
-    if (!probe_engine_) probe_engine_ = job_.proto_->clone();
+    if (!probe_engine_) {
+      probe_engine_ = job_.proto_->clone();
+      probe_engine_->for_short_runs();
+    }
     bool listed = false;
     mu_.unlock();  // the threads go on meanwhile (the work left only shrinks)
     try {
@@ -1038,7 +1045,9 @@ std::vector<TreeSpan> JobLink::spans() const {
 }
 
 NodesLeftEstimate::NodesLeftEstimate(const SearchJob& job)
-    : engine_(job.proto_->clone()), frontier_(std::make_unique<detail::FrontierEstimate>()) {}
+    : engine_(job.proto_->clone()), frontier_(std::make_unique<detail::FrontierEstimate>()) {
+  engine_->for_short_runs();
+}
 NodesLeftEstimate::~NodesLeftEstimate() = default;
 
 bool NodesLeftEstimate::start(const std::vector<TreeSpan>& work, double seconds) {

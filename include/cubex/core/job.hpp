@@ -160,6 +160,10 @@ struct JobOptions {
   // Called on the calling thread about every `progress_seconds`, and once at the end.
   std::function<void(const JobProgress&)> on_progress;
   double progress_seconds = 0.25;
+  // The progress estimate draws its samples of the tree in an order fixed by this seed: runs with
+  // the same seed draw the same ones (0: the default order). Measuring the estimate's error takes
+  // several seeds (cubex_schedule --eta).
+  std::uint64_t estimate_seed = 0;
   // Called on the calling thread with a resumable state every `checkpoint_seconds` and at the
   // end (also after a stop or a failure); the threads first set their work aside so that the
   // state holds all the work done.
