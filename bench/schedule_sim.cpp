@@ -72,7 +72,10 @@
 // searched); the last column is the worst of either over the reports from 10% to 90% of the run. A
 // run too short to have such a report (one before the end) leaves its cell empty; a cell that no
 // run filled says so ("no report (run too short)", or "no estimate in the reports"). With --repeat
-// N each file is searched N times and each cell is the median error (by size). The time depends on
+// N each file is searched N times, run k with the estimate's seed k (JobOptions::estimate_seed:
+// each run draws its own samples, so the median is over N draws, not one draw repeated), and each
+// cell is the median error (by size); the column before the load counts the runs whose every
+// report from 10% to 90% was within 25% in CPU time left and in nodes left. The time depends on
 // the machine's load as well (the rate of the run so far is assumed to go on); the nodes do not. So
 // each cell gives the time left twice: in wall seconds (the progress line's) and in the search
 // threads' CPU seconds (JobProgress cpu_eta against the CPU time the threads then really used),
@@ -884,7 +887,8 @@ double load_average() {
 int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned repeat) {
   std::printf(
       "| file | run: wall / CPU (s) | at 10%% of the run: time left, wall / CPU; nodes left | at "
-      "50%% | at 90%% | worst, 10%%-90%% | load |\n|---|---|---|---|---|---|---|\n");
+      "50%% | at 90%% | worst, 10%%-90%% | runs within 25%% throughout | load "
+      "|\n|---|---|---|---|---|---|---|---|\n");
   auto median = [](std::vector<double> v) {  // of the runs that have the figure (NaN: none)
     v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
     std::sort(v.begin(), v.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
@@ -948,6 +952,11 @@ int eta_table(const std::vector<std::string>& files, unsigned threads, unsigned 
     triple(
         3, [](const EtaRun& r) { return r.worst_time; },
         [](const EtaRun& r) { return r.worst_cpu; }, [](const EtaRun& r) { return r.worst_nodes; });
+    const auto within = std::count_if(runs.begin(), runs.end(), [](const EtaRun& r) {
+      return std::abs(r.worst_cpu) <= 0.25 && std::abs(r.worst_nodes) <= 0.25;  // (NaN: no)
+    });
+    std::snprintf(buf, sizeof buf, " | %d of %zu", static_cast<int>(within), runs.size());
+    row += buf;
     std::snprintf(buf, sizeof buf, " | %.1f-%.1f", load_before, load_average());
     row += buf;
     std::printf("| %s |\n", row.c_str());
