@@ -78,12 +78,12 @@ using SubtractMasksFn = void (*)(const std::uint64_t* src, const std::uint64_t* 
                                  const std::uint64_t* masks, std::uint32_t stride,
                                  const std::uint8_t* c0, std::uint8_t* c1, const std::uint16_t* d0,
                                  std::uint16_t* d1);
-SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16);
+SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16, bool avx512);
 // The same in place, for the options listed as words: bits kill[r] of word word[r], r < n.
 using SubtractListFn = void (*)(const std::uint64_t* kill, const std::uint32_t* word,
                                 std::uint32_t n, const std::uint64_t* masks, std::uint32_t stride,
                                 std::uint8_t* c8, std::uint16_t* c16);
-SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16);
+SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16, bool avx512);
 // Pruning's test of one item with AVX-512 (see BitsetEngine::remove_conflicting): acc = the live
 // options, not in col, that conflict with all n options of live & col (conflict rows of `words`
 // words); returns whether acc has any. opts: room for n + 64 entries.
@@ -271,6 +271,7 @@ struct Tables {
   // Counts mode in byte lanes: an item met by at most kShortMax options counts in a byte lane,
   // a longer one in a 16-bit lane; each option as a byte vector and a 16-bit vector.
   std::uint32_t s8 = 0, s16 = 0;          // lanes of each kind, rounded up to whole vectors
+  std::uint32_t short_max = 0;            // g_bitset_short_max when built
   std::vector<std::uint32_t> lane;        // per primary item: its lane (kLong set: 16-bit)
   std::vector<std::uint32_t> lane_item8;  // per lane: its item (padding: UINT32_MAX)
   std::vector<std::uint32_t> lane_item16;
@@ -306,6 +307,51 @@ struct Tables {
     }
   }
 
+  // The counts' lanes (counts mode in byte lanes): an item met by at most short_max options
+  // (len[i]) counts in a byte lane, a longer one in a 16-bit lane, each kind in item order; each
+  // option as bit masks for the AVX-512 loop where the CPU has it and `masks`, else as byte and
+  // 16-bit vectors for the AVX2 one, whose 16-bit lanes need only fill 256-bit vectors
+  // (pentominoes' 14 long items: one vector per option instead of two). False, and nothing set,
+  // where they do not fit: more than 256 short items or 64 long ones.
+  bool set_lanes(const std::vector<std::uint32_t>& len, bool masks) {
+    std::uint32_t nshort = 0, nlong = 0;
+    for (std::uint32_t i = 0; i < n1; ++i) (len[i] <= short_max ? nshort : nlong) += 1;
+    if ((nshort + 31) / 32 > 8 || nlong > 64) return false;
+    s8 = (nshort + 63) / 64 * 64;  // whole 512-bit vectors
+    s16 = (nlong + 31) / 32 * 32;
+    masks_fn = subtract_masks_for(s8 / 64, s16 / 32, masks && avx512);
+    list_fn = subtract_list_for(s8 / 64, s16 / 32, masks && avx512);
+    if (!masks_fn) s16 = (nlong + 15) / 16 * 16;
+    lane.resize(n1);
+    lane_item8.assign(s8, UINT32_MAX);
+    lane_item16.assign(s16, UINT32_MAX);
+    std::uint32_t a = 0, b = 0;
+    for (std::uint32_t i = 0; i < n1; ++i) {
+      if (len[i] <= short_max) {
+        lane_item8[a] = i;
+        lane[i] = a++;
+      } else {
+        lane_item16[b] = i;
+        lane[i] = kLong | b++;
+      }
+    }
+    mstride = s8 / 64 + s16 / 32;
+    optmask.assign(masks_fn ? std::size_t{m} * mstride : 0, 0);
+    optv8.assign(masks_fn ? 0 : std::size_t{m} * s8, 0);
+    optv16.assign(masks_fn ? 0 : std::size_t{m} * s16, 0);
+    for (OptionId o = 0; o < m; ++o) {
+      std::uint64_t* mk = optmask.data() + (masks_fn ? std::size_t{o} * mstride : 0);
+      for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
+        const std::uint32_t l = lane[prim_items[r]], l16 = l & ~kLong;
+        if (masks_fn && (l & kLong)) mk[s8 / 64 + l16 / 32] |= std::uint64_t{1} << l16 % 32;
+        if (masks_fn && !(l & kLong)) mk[l / 64] |= std::uint64_t{1} << l % 64;
+        if (!masks_fn && (l & kLong)) optv16[std::size_t{o} * s16 + l16] = 1;
+        if (!masks_fn && !(l & kLong)) optv8[std::size_t{o} * s8 + l] = 1;
+      }
+    }
+    return true;
+  }
+
   Tables() = default;  // (compact_from fills it)
 
   // The tables of a node's residual problem (BitsetEngine::compact): t's live options (the bits
@@ -319,20 +365,11 @@ struct Tables {
     pwords = t.pwords;
     incremental = t.incremental;
     cstride = t.cstride;
-    s8 = t.s8;
-    s16 = t.s16;
-    mstride = t.mstride;
-    masks_fn = t.masks_fn;
-    list_fn = t.list_fn;
+    short_max = t.short_max;
     prune = t.prune;
     avx512 = t.avx512;
     avx2_rows = t.avx2_rows;
     list_bits = t.list_bits;
-    if (lane.size() != t.lane.size()) {  // (the same root tables every time)
-      lane = t.lane;
-      lane_item8 = t.lane_item8;
-      lane_item16 = t.lane_item16;
-    }
     std::uint32_t n = 0, entries = 0, prims = 0;
     for (std::uint32_t q = 0; q < nzc; ++q) {
       for (std::uint64_t b = live[nz[q]]; b; b &= b - 1) {
@@ -350,9 +387,6 @@ struct Tables {
     opt_kill.resize(entries);
     prim_start.resize(m + 1);
     prim_items.resize(prims);
-    optmask.resize(t.optmask.empty() ? 0 : std::size_t{m} * mstride);
-    optv8.resize(t.optv8.empty() ? 0 : std::size_t{m} * s8);
-    optv16.resize(t.optv16.empty() ? 0 : std::size_t{m} * s16);
     std::uint32_t k = 0, e = 0, pe = 0;
     opt_start[0] = prim_start[0] = 0;
     for (std::uint32_t q = 0; q < nzc; ++q) {
@@ -367,15 +401,22 @@ struct Tables {
         for (std::uint32_t r = t.prim_start[o]; r < t.prim_start[o + 1]; ++r)
           prim_items[pe++] = t.prim_items[r];
         prim_start[k + 1] = pe;
-        if (!optmask.empty())
-          std::memcpy(optmask.data() + std::size_t{k} * mstride,
-                      t.optmask.data() + std::size_t{o} * mstride, sizeof(std::uint64_t) * mstride);
-        if (!optv8.empty())
-          std::memcpy(optv8.data() + std::size_t{k} * s8, t.optv8.data() + std::size_t{o} * s8, s8);
-        if (!optv16.empty())
-          std::memcpy(optv16.data() + std::size_t{k} * s16, t.optv16.data() + std::size_t{o} * s16,
-                      sizeof(std::uint16_t) * s16);
       }
+    }
+    // The counts' lanes again, from the items' live options: an item that counted in a 16-bit
+    // lane (Bedlam's cells met by more than 254 options) usually fits a byte lane here, and each
+    // option that dies then costs fewer vectors. Where the lanes do not fit, the root's kinds.
+    if (t.s8 + t.s16 > 0) {
+      std::vector<std::uint32_t> len(n1, 0);
+      for (std::uint32_t i : prim_items) ++len[i];
+      if (!set_lanes(len, t.masks_fn != nullptr)) {
+        for (std::uint32_t i = 0; i < n1; ++i) len[i] = t.lane[i] & kLong ? short_max + 1 : 0;
+        set_lanes(len, t.masks_fn != nullptr);
+      }
+    } else {
+      s8 = s16 = mstride = 0;
+      masks_fn = nullptr;
+      list_fn = nullptr;
     }
     // Each row keeps the bits of the live options, packed: pext word by word. A covered primary
     // item's row has none (its options are dead) and is never read again: left at zero.
@@ -505,48 +546,11 @@ struct Tables {
     // a subtraction per 32 items instead of per 16.
     std::vector<std::uint32_t> len(n1, 0);
     for (std::uint32_t i : prim_items) ++len[i];
-    std::uint32_t nshort = 0, nlong = 0;
-    for (std::uint32_t i = 0; i < n1; ++i) (len[i] <= g_bitset_short_max ? nshort : nlong) += 1;
+    short_max = g_bitset_short_max;
     // (Pruning always counts in byte lanes: bitset_prune_limit checks that they fit.)
-    const bool bytes =
-        incremental && (g_bitset_bytes || prune) && (nshort + 31) / 32 <= 8 && nlong <= 64;
     cstride = (n1 + 15) / 16 * 16;
-    if (bytes) {
-      s8 = (nshort + 63) / 64 * 64;  // whole 512-bit vectors
-      s16 = (nlong + 31) / 32 * 32;
-      // One table of the two: bit masks for the AVX-512 loop where the CPU has it, else byte and
-      // 16-bit vectors for the AVX2 one, whose 16-bit lanes need only fill 256-bit vectors
-      // (pentominoes' 14 long items: one vector per option instead of two).
-      masks_fn = subtract_masks_for(s8 / 64, s16 / 32);
-      list_fn = subtract_list_for(s8 / 64, s16 / 32);
-      if (!masks_fn) s16 = (nlong + 15) / 16 * 16;
-      lane.resize(n1);
-      lane_item8.assign(s8, UINT32_MAX);
-      lane_item16.assign(s16, UINT32_MAX);
-      std::uint32_t a = 0, b = 0;
-      for (std::uint32_t i = 0; i < n1; ++i) {
-        if (len[i] <= g_bitset_short_max) {
-          lane_item8[a] = i;
-          lane[i] = a++;
-        } else {
-          lane_item16[b] = i;
-          lane[i] = kLong | b++;
-        }
-      }
-      mstride = s8 / 64 + s16 / 32;
-      if (masks_fn) optmask.assign(std::size_t{m} * mstride, 0);
-      if (!masks_fn) optv8.assign(std::size_t{m} * s8, 0), optv16.assign(std::size_t{m} * s16, 0);
-      for (OptionId o = 0; o < m; ++o) {
-        std::uint64_t* mk = optmask.data() + (masks_fn ? std::size_t{o} * mstride : 0);
-        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
-          const std::uint32_t l = lane[prim_items[r]], l16 = l & ~kLong;
-          if (masks_fn && (l & kLong)) mk[s8 / 64 + l16 / 32] |= std::uint64_t{1} << l16 % 32;
-          if (masks_fn && !(l & kLong)) mk[l / 64] |= std::uint64_t{1} << l % 64;
-          if (!masks_fn && (l & kLong)) optv16[std::size_t{o} * s16 + l16] = 1;
-          if (!masks_fn && !(l & kLong)) optv8[std::size_t{o} * s8 + l] = 1;
-        }
-      }
-    } else if (incremental && cstride <= 256) {
+    const bool bytes = incremental && (g_bitset_bytes || prune) && set_lanes(len, true);
+    if (!bytes && incremental && cstride <= 256) {
       // Counts mode with at most 256 primary items: each option as a vector of 16-bit ones at
       // its primary items, subtracted 16 lanes at a time from counts held in registers.
       optvec.assign(std::size_t{m} * cstride, 0);
@@ -589,13 +593,17 @@ class BitsetEngine final : public Engine {
     cnt_.assign(levels * cstride_, 0xFFFF);
     if (t_->s8 + t_->s16 > 0) {
       bytes_ = true;
-      cnt8_.assign(levels * t_->s8, 0xFF);  // padding and covered items: 0xFF / 0xFFFF
-      cnt16_.assign(levels * t_->s16, 0xFFFF);
-      if (t_->prune) chk8_.assign(levels * t_->s8, 0xFF), chk16_.assign(levels * t_->s16, 0xFFFF);
-      subtract_bytes_ = bytes_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
-      subtract_listed_ =
-          listed_table(std::make_index_sequence<45>{})[t_->s8 / 32 * 5 + t_->s16 / 16];
-      subtract_masks_ = t_->masks_fn;
+      // Each level's lanes, room for those of narrower tables (compact(): as many 16-bit lanes at
+      // most, the rest of the items in byte lanes).
+      stride8_ = std::max(t_->s8, std::min<std::uint32_t>(256, (t_->n1 + 63) / 64 * 64));
+      stride16_ = t_->s16;
+      cnt8_.assign(levels * stride8_, 0xFF);  // padding and covered items: 0xFF / 0xFFFF
+      cnt16_.assign(levels * stride16_, 0xFFFF);
+      if (t_->prune)
+        chk8_.assign(levels * stride8_, 0xFF), chk16_.assign(levels * stride16_, 0xFFFF);
+      if (t_->prune) lanes8_.resize(stride8_), lanes16_.resize(stride16_);
+      bytes_fns_ = bytes_table(std::make_index_sequence<45>{});
+      listed_fns_ = listed_table(std::make_index_sequence<45>{});
     }
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
@@ -729,10 +737,10 @@ class BitsetEngine final : public Engine {
     std::uint64_t* live = live_.data() + (level * stride_);
     std::uint32_t* nz = nz_.data() + (level * stride_);
     const std::uint32_t nzc = nzc_[level];
-    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
-    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
-    std::uint8_t* k8 = chk8_.data() + (std::size_t{level} * t.s8);
-    std::uint16_t* k16 = chk16_.data() + (std::size_t{level} * t.s16);
+    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
+    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
+    std::uint8_t* k8 = chk8_.data() + (std::size_t{level} * stride8_);
+    std::uint16_t* k16 = chk16_.data() + (std::size_t{level} * stride16_);
     std::uint32_t opts[kOptsRoom];
     bool changed = false;
     if (const std::uint32_t e = empty_item(level); e != UINT32_MAX) {  // emptied by the parent
@@ -818,8 +826,8 @@ class BitsetEngine final : public Engine {
   // The first open item (in lane order) with no live option left at `level`, or UINT32_MAX.
   std::uint32_t empty_item(std::uint32_t level) const {
     const Tables& t = *tl_[level];
-    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
-    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
+    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
     const __m256i zero = _mm256_setzero_si256();
     for (std::uint32_t v = 0; v < t.s8; v += 32) {
       const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(
@@ -903,8 +911,8 @@ class BitsetEngine final : public Engine {
       ns += d[ns] != 0;
     }
     std::uint32_t dead = 0;
-    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
-    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
+    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
     for (std::uint32_t r = 0; r < ns; ++r) {
       live[sw[r]] &= ~d[r];
       dead += static_cast<std::uint32_t>(__builtin_popcountll(d[r]));
@@ -912,7 +920,7 @@ class BitsetEngine final : public Engine {
     if (t.list_fn)
       t.list_fn(d, sw, ns, t.optmask.data(), t.mstride, c8, c16);
     else
-      (this->*subtract_listed_)(level, d, sw, ns);
+      (this->*listed_fns_[t.s8 / 32 * 5 + t.s16 / 16])(level, d, sw, ns);
     return dead;
   }
 
@@ -920,8 +928,8 @@ class BitsetEngine final : public Engine {
   // with that count (lanes follow the item order within each kind).
   std::uint32_t choose_bytes(std::uint32_t level, std::uint32_t& best) const {
     const Tables& t = *tl_[level];
-    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
-    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    const std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
+    const std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
     std::uint32_t m = 0xFFFF;
     if (t.s8) {
       __m256i mv = _mm256_set1_epi8(-1);
@@ -990,6 +998,7 @@ class BitsetEngine final : public Engine {
     if (!pool_[level]) pool_[level] = std::make_unique<Tables>();
     Tables& c = *pool_[level];
     c.compact_from(t, live, nz, nzc, open_.data() + std::size_t{level} * t.pwords);
+    relane(level, t, c);
     for (std::uint32_t w = 0; w < words; ++w) {
       live[w] = ~std::uint64_t{0};
       nz[w] = w;
@@ -997,6 +1006,32 @@ class BitsetEngine final : public Engine {
     if (n % 64) live[words - 1] = (std::uint64_t{1} << (n % 64)) - 1;
     nzc_[level] = words;
     tl_[level] = &c;
+  }
+
+  // compact(): the counts of `level` and its last checks (byte and 16-bit lanes of t) moved to
+  // the lanes of c, where the items that now have at most short_max live options count in byte
+  // lanes (an item only ever moves from a 16-bit lane to a byte lane; covered items and padding
+  // keep 0xFF / 0xFFFF, as does a check not made yet; a check was made at a count of at most
+  // t.prune).
+  void relane(std::uint32_t level, const Tables& t, const Tables& c) {
+    auto move = [&](std::uint8_t* b, std::uint16_t* w) {
+      std::fill_n(lanes8_.begin(), c.s8, 0xFF);
+      std::fill_n(lanes16_.begin(), c.s16, 0xFFFF);
+      for (std::uint32_t i = 0; i < t.n1; ++i) {
+        const std::uint32_t l = t.lane[i], to = c.lane[i];
+        const std::uint32_t v = l & kLong ? w[l & ~kLong] : b[l];
+        if (to & kLong)
+          lanes16_[to & ~kLong] = static_cast<std::uint16_t>(v);
+        else
+          lanes8_[to] = static_cast<std::uint8_t>(std::min<std::uint32_t>(v, 0xFF));
+      }
+      std::copy_n(lanes8_.begin(), c.s8, b);
+      std::copy_n(lanes16_.begin(), c.s16, w);
+    };
+    move(cnt8_.data() + (std::size_t{level} * stride8_),
+         cnt16_.data() + (std::size_t{level} * stride16_));
+    move(chk8_.data() + (std::size_t{level} * stride8_),
+         chk16_.data() + (std::size_t{level} * stride16_));
   }
 
   // Level `level + 1` = level `level` with option x chosen.
@@ -1051,24 +1086,25 @@ class BitsetEngine final : public Engine {
     updates_ += nzc_[level];
     if (t.prune) {  // the child starts from the parent's checks (either kind may have no lanes)
       if (t.s8)
-        std::memcpy(chk8_.data() + (std::size_t{level + 1} * t.s8),
-                    chk8_.data() + (std::size_t{level} * t.s8), t.s8);
+        std::memcpy(chk8_.data() + (std::size_t{level + 1} * stride8_),
+                    chk8_.data() + (std::size_t{level} * stride8_), t.s8);
       if (t.s16)
-        std::memcpy(chk16_.data() + (std::size_t{level + 1} * t.s16),
-                    chk16_.data() + (std::size_t{level} * t.s16), sizeof(std::uint16_t) * t.s16);
+        std::memcpy(chk16_.data() + (std::size_t{level + 1} * stride16_),
+                    chk16_.data() + (std::size_t{level} * stride16_),
+                    sizeof(std::uint16_t) * t.s16);
     }
     if (bytes_) {
-      if (subtract_masks_) {
-        subtract_masks_(src, dst, nz, nzc_[level], t.optmask.data(), t.mstride,
-                        cnt8_.data() + (std::size_t{level} * t.s8),
-                        cnt8_.data() + (std::size_t{level + 1} * t.s8),
-                        cnt16_.data() + (std::size_t{level} * t.s16),
-                        cnt16_.data() + (std::size_t{level + 1} * t.s16));
+      if (t.masks_fn) {
+        t.masks_fn(src, dst, nz, nzc_[level], t.optmask.data(), t.mstride,
+                   cnt8_.data() + (std::size_t{level} * stride8_),
+                   cnt8_.data() + (std::size_t{level + 1} * stride8_),
+                   cnt16_.data() + (std::size_t{level} * stride16_),
+                   cnt16_.data() + (std::size_t{level + 1} * stride16_));
       } else {
-        (this->*subtract_bytes_)(level, src, dst);
+        (this->*bytes_fns_[t.s8 / 32 * 5 + t.s16 / 16])(level, src, dst);
       }
-      std::uint8_t* c8 = cnt8_.data() + (std::size_t{level + 1} * t.s8);
-      std::uint16_t* c16 = cnt16_.data() + (std::size_t{level + 1} * t.s16);
+      std::uint8_t* c8 = cnt8_.data() + (std::size_t{level + 1} * stride8_);
+      std::uint16_t* c16 = cnt16_.data() + (std::size_t{level + 1} * stride16_);
       for (std::uint32_t q = 0; q < k; ++q) {
         if (items[q] >= t.n1) continue;
         const std::uint32_t l = t.lane[items[q]];
@@ -1154,10 +1190,10 @@ class BitsetEngine final : public Engine {
     const Tables& t = *tl_[level];
     const std::uint32_t* nz = nz_.data() + (std::size_t{level} * stride_);
     const std::uint32_t nzc = nzc_[level];
-    subtract_vectors<N8, N16>(t, cnt8_.data() + (std::size_t{level} * t.s8),
-                              cnt16_.data() + (std::size_t{level} * t.s16),
-                              cnt8_.data() + (std::size_t{level + 1} * t.s8),
-                              cnt16_.data() + (std::size_t{level + 1} * t.s16), [&](auto sub) {
+    subtract_vectors<N8, N16>(t, cnt8_.data() + (std::size_t{level} * stride8_),
+                              cnt16_.data() + (std::size_t{level} * stride16_),
+                              cnt8_.data() + (std::size_t{level + 1} * stride8_),
+                              cnt16_.data() + (std::size_t{level + 1} * stride16_), [&](auto sub) {
                                 for (std::uint32_t q = 0; q < nzc; ++q) {
                                   const std::uint32_t w = nz[q];
                                   for (std::uint64_t k = src[w] & ~dst[w]; k; k &= k - 1)
@@ -1172,8 +1208,8 @@ class BitsetEngine final : public Engine {
   void subtract_listed(std::uint32_t level, const std::uint64_t* d, const std::uint32_t* sw,
                        std::uint32_t ns) {
     const Tables& t = *tl_[level];
-    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * t.s8);
-    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * t.s16);
+    std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
+    std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
     subtract_vectors<N8, N16>(t, c8, c16, c8, c16, [&](auto sub) {
       for (std::uint32_t r = 0; r < ns; ++r)
         for (std::uint64_t k = d[r]; k; k &= k - 1)
@@ -1359,9 +1395,13 @@ class BitsetEngine final : public Engine {
   bool bytes_ = false;                // counts in byte lanes (Tables::s8, s16)
   std::vector<std::uint8_t> cnt8_;    // per level: the byte lanes
   std::vector<std::uint16_t> cnt16_;  // per level: the 16-bit lanes
-  SubtractBytesFn subtract_bytes_ = nullptr;    // subtract_bytes<s8 / 32, s16 / 16>
-  SubtractMasksFn subtract_masks_ = nullptr;    // its AVX-512 loop, on CPUs that have it
-  SubtractListedFn subtract_listed_ = nullptr;  // subtract_listed<s8 / 32, s16 / 16>
+  std::uint32_t stride8_ = 0, stride16_ = 0;  // cnt8_, chk8_ (cnt16_, chk16_): lanes per level
+  // The AVX2 loops of the byte-lane counts, subtract_bytes<s8 / 32, s16 / 16> and
+  // subtract_listed<...>, by the lanes of each level's tables.
+  std::array<SubtractBytesFn, 45> bytes_fns_{};
+  std::array<SubtractListedFn, 45> listed_fns_{};
+  std::vector<std::uint8_t> lanes8_;  // (compact(): the counts in the new lanes)
+  std::vector<std::uint16_t> lanes16_;
   bool incremental_ = false;
   std::vector<std::uint64_t> open_;
   std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check
@@ -1678,8 +1718,8 @@ constexpr std::array<SubtractListFn, sizeof...(I)> list_table(std::index_sequenc
 
 namespace cubex::detail {
 
-SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16) {
-  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
+SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16, bool avx512) {
+  if (!avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
     return nullptr;
   return masks_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
 }
@@ -1710,8 +1750,8 @@ ConflictAllFn conflict_all_for(std::uint32_t words, bool avx512, bool bits) {
   return words <= 128 ? fixed[(words + 7) / 8 - 1] : &conflict_all_long;
 }
 
-SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16) {
-  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
+SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16, bool avx512) {
+  if (!avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
     return nullptr;
   return list_table(std::make_index_sequence<15>{})[w8 * 3 + w16];
 }
