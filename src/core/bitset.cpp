@@ -59,8 +59,9 @@ BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
 
 namespace {
 
-constexpr std::uint32_t kLong = 0x80000000u;  // Tables::lane: the item counts in a 16-bit lane
-constexpr std::uint32_t kPruneBelow = 16;     // Tables::prune, when it applies
+constexpr std::uint32_t kLong = 0x80000000u;    // Tables::lane: the item counts in a 16-bit lane
+constexpr std::uint32_t kNoLane = 0x7FFFFFFFu;  // Tables::lane: no count (narrowed: covered)
+constexpr std::uint32_t kPruneBelow = 16;       // Tables::prune, when it applies
 // (conflict_all's AVX-512 listing takes up to 16 options of a word at a time: an item checked
 // with more live options would lose some of them, as a scratch build with 24 showed.)
 static_assert(kPruneBelow <= 16, "conflict_all lists at most 16 options per word");
@@ -311,11 +312,14 @@ struct Tables {
   // (len[i]) counts in a byte lane, a longer one in a 16-bit lane, each kind in item order; each
   // option as bit masks for the AVX-512 loop where the CPU has it and `masks`, else as byte and
   // 16-bit vectors for the AVX2 one, whose 16-bit lanes need only fill 256-bit vectors
-  // (pentominoes' 14 long items: one vector per option instead of two). False, and nothing set,
-  // where they do not fit: more than 256 short items or 64 long ones.
-  bool set_lanes(const std::vector<std::uint32_t>& len, bool masks) {
+  // (pentominoes' 14 long items: one vector per option instead of two). With `drop`, an item
+  // met by no option has no lane (kNoLane): narrowed tables (compact_from) drop the items
+  // already covered. False, and nothing set, where they do not fit: more than 256 short items
+  // or 64 long ones.
+  bool set_lanes(const std::vector<std::uint32_t>& len, bool masks, bool drop = false) {
     std::uint32_t nshort = 0, nlong = 0;
-    for (std::uint32_t i = 0; i < n1; ++i) (len[i] <= short_max ? nshort : nlong) += 1;
+    for (std::uint32_t i = 0; i < n1; ++i)
+      if (!drop || len[i] > 0) (len[i] <= short_max ? nshort : nlong) += 1;
     if ((nshort + 31) / 32 > 8 || nlong > 64) return false;
     s8 = (nshort + 63) / 64 * 64;  // whole 512-bit vectors
     s16 = (nlong + 31) / 32 * 32;
@@ -327,7 +331,9 @@ struct Tables {
     lane_item16.assign(s16, UINT32_MAX);
     std::uint32_t a = 0, b = 0;
     for (std::uint32_t i = 0; i < n1; ++i) {
-      if (len[i] <= short_max) {
+      if (drop && len[i] == 0) {
+        lane[i] = kNoLane;
+      } else if (len[i] <= short_max) {
         lane_item8[a] = i;
         lane[i] = a++;
       } else {
@@ -404,14 +410,18 @@ struct Tables {
       }
     }
     // The counts' lanes again, from the items' live options: an item that counted in a 16-bit
-    // lane (Bedlam's cells met by more than 254 options) usually fits a byte lane here, and each
-    // option that dies then costs fewer vectors. Where the lanes do not fit, the root's kinds.
+    // lane (Bedlam's cells met by more than 254 options) usually fits a byte lane here, and the
+    // items already covered (none of the live options meets them: the node has no empty item
+    // when it narrows) have none, so each option that dies costs fewer vectors (pentominoes: 72
+    // items, 54 open after three pieces, one 64-lane mask instead of two). Where the lanes do
+    // not fit, the root's kinds.
     if (t.s8 + t.s16 > 0) {
       std::vector<std::uint32_t> len(n1, 0);
       for (std::uint32_t i : prim_items) ++len[i];
-      if (!set_lanes(len, t.masks_fn != nullptr)) {
-        for (std::uint32_t i = 0; i < n1; ++i) len[i] = t.lane[i] & kLong ? short_max + 1 : 0;
-        set_lanes(len, t.masks_fn != nullptr);
+      if (!set_lanes(len, t.masks_fn != nullptr, true)) {
+        for (std::uint32_t i = 0; i < n1; ++i)
+          if (len[i] > 0) len[i] = t.lane[i] & kLong ? short_max + 1 : 1;
+        set_lanes(len, t.masks_fn != nullptr, true);
       }
     } else {
       s8 = s16 = mstride = 0;
@@ -1010,15 +1020,16 @@ class BitsetEngine final : public Engine {
 
   // compact(): the counts of `level` and its last checks (byte and 16-bit lanes of t) moved to
   // the lanes of c, where the items that now have at most short_max live options count in byte
-  // lanes (an item only ever moves from a 16-bit lane to a byte lane; covered items and padding
-  // keep 0xFF / 0xFFFF, as does a check not made yet; a check was made at a count of at most
-  // t.prune).
+  // lanes and the covered ones have none (an item only ever moves from a 16-bit lane to a byte
+  // lane; padding keeps 0xFF / 0xFFFF, as does a check not made yet; a check was made at a
+  // count of at most t.prune).
   void relane(std::uint32_t level, const Tables& t, const Tables& c) {
     auto move = [&](std::uint8_t* b, std::uint16_t* w) {
       std::fill_n(lanes8_.begin(), c.s8, 0xFF);
       std::fill_n(lanes16_.begin(), c.s16, 0xFFFF);
       for (std::uint32_t i = 0; i < t.n1; ++i) {
         const std::uint32_t l = t.lane[i], to = c.lane[i];
+        if (to == kNoLane) continue;  // covered
         const std::uint32_t v = l & kLong ? w[l & ~kLong] : b[l];
         if (to & kLong)
           lanes16_[to & ~kLong] = static_cast<std::uint16_t>(v);
