@@ -1059,9 +1059,15 @@ class BitsetEngine final : public Engine {
     const Tables& t = *tl_[level];
     tl_[level + 1] = &t;  // the child's options are numbered as its parent's
     open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
-    std::memcpy(open_.data() + (std::size_t{level + 1} * t.pwords),
-                open_.data() + (std::size_t{level} * t.pwords), sizeof(std::uint64_t) * t.pwords);
     std::uint64_t* open = open_.data() + (std::size_t{level + 1} * t.pwords);
+    if (t.pwords == 1) {  // (one word: x's bits gathered, one store instead of a chain of them)
+      std::uint64_t covered = 0;
+      for (std::uint32_t q = t.prim_start[x], e = t.prim_start[x + 1]; q < e; ++q)
+        covered |= std::uint64_t{1} << t.prim_items[q];
+      open[0] = open[-1] & ~covered;
+      return;
+    }
+    std::memcpy(open, open - t.pwords, sizeof(std::uint64_t) * t.pwords);
     for (std::uint32_t q = t.prim_start[x], e = t.prim_start[x + 1]; q < e; ++q) {
       const std::uint32_t j = t.prim_items[q];
       open[j / 64] &= ~(std::uint64_t{1} << (j % 64));
