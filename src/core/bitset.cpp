@@ -93,6 +93,14 @@ using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* c
                                std::uint32_t* opts, std::uint64_t* acc);
 // (avx512: g_bitset_avx512 when the tables were built; nullptr where the CPU lacks a part.)
 ConflictAllFn conflict_all_for(std::uint32_t words, bool avx512, bool bits);
+// remove_listed's first step with AVX-512: the non-zero words of acc (`words` of them, zero
+// where live is) listed in order, their bits in d and their indices in sw (room for whole
+// vectors), and taken off live; returns how many words, *dead how many options. d may be acc
+// (each vector is read before anything is written over it).
+using TakeWordsFn = std::uint32_t (*)(const std::uint64_t* acc, std::uint32_t words,
+                                      std::uint64_t* live, std::uint64_t* d, std::uint32_t* sw,
+                                      std::uint32_t* dead);
+TakeWordsFn take_words_for(bool avx512);
 // choose() by popcounts with AVX-512 VPOPCNTQ for rows of at most 16 vectors: the first open
 // item with the fewest live options; *best gets their number.
 using ChooseDenseFn = std::uint32_t (*)(const std::uint64_t* live, const std::uint64_t* dense,
@@ -283,6 +291,7 @@ struct Tables {
   SubtractMasksFn masks_fn = nullptr;   // the AVX-512 loop over optmask (else optv8, optv16)
   SubtractListFn list_fn = nullptr;     // its in-place form for a list of options (pruning)
   ConflictAllFn conflict_fn = nullptr;  // pruning's test of an item in registers, where it runs
+  TakeWordsFn take_fn = nullptr;        // remove_listed's listing with AVX-512, where it runs
   ChooseDenseFn choose_fn = nullptr;    // choose_scan with AVX-512, where it runs
   DescendDenseFn descend_fn = nullptr;  // descend_live's bitsets in registers, where it runs
   // Pruning (see BitsetEngine::prune): items with at most `prune` live options remove the options
@@ -302,6 +311,7 @@ struct Tables {
     descend_fn = descend_dense_for(words, avx512);
     if (!descend_fn) descend_fn = descend_dense_avx2_for(words, avx2_rows);
     conflict_fn = nullptr;
+    take_fn = prune ? take_words_for(avx512) : nullptr;
     if (prune && s8 + s16 > 0) {
       conflict_fn = conflict_all_for(words, avx512, list_bits);
       if (!conflict_fn) conflict_fn = conflict_all_avx2_for(words, avx2_rows);
@@ -622,7 +632,7 @@ class BitsetEngine final : public Engine {
     tl_.assign(levels, t_.get());
     pool_.resize(levels);
     dead_.assign((t_->words + 7) / 8 * 8, 0);
-    surv_.assign(t_->words, 0);
+    surv_.assign((t_->words + 7) / 8 * 8 + 8, 0);  // (take_fn stores whole vectors)
     open_n_.assign(levels, 0);
     frame_.resize(levels);
     chosen_.resize(levels);
@@ -913,20 +923,23 @@ class BitsetEngine final : public Engine {
     // d[r] is word sw[r]: the words holding options to remove.
     std::uint64_t* d = acc;
     std::uint32_t* sw = surv_.data();
-    std::uint32_t ns = 0;
-    for (std::uint32_t q = 0; q < nzc; ++q) {
-      const std::uint32_t wq = nz[q];
-      d[ns] = acc[wq];  // (ns <= q <= wq: acc[wq] is read before anything is written over it)
-      sw[ns] = wq;
-      ns += d[ns] != 0;
+    std::uint32_t ns = 0, dead = 0;
+    if (t.take_fn) {
+      ns = t.take_fn(acc, t.words, live, d, sw, &dead);
+    } else {
+      for (std::uint32_t q = 0; q < nzc; ++q) {
+        const std::uint32_t wq = nz[q];
+        d[ns] = acc[wq];  // (ns <= q <= wq: acc[wq] is read before anything is written over it)
+        sw[ns] = wq;
+        ns += d[ns] != 0;
+      }
+      for (std::uint32_t r = 0; r < ns; ++r) {
+        live[sw[r]] &= ~d[r];
+        dead += static_cast<std::uint32_t>(__builtin_popcountll(d[r]));
+      }
     }
-    std::uint32_t dead = 0;
     std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
     std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
-    for (std::uint32_t r = 0; r < ns; ++r) {
-      live[sw[r]] &= ~d[r];
-      dead += static_cast<std::uint32_t>(__builtin_popcountll(d[r]));
-    }
     if (t.list_fn)
       t.list_fn(d, sw, ns, t.optmask.data(), t.mstride, c8, c16);
     else
@@ -1621,6 +1634,34 @@ bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint
   return _mm512_test_epi64_mask(any, any) != 0;
 }
 
+std::uint32_t take_words(const std::uint64_t* acc, std::uint32_t words, std::uint64_t* live,
+                         std::uint64_t* d, std::uint32_t* sw, std::uint32_t* dead) {
+  const __m256i iota = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+  __m512i count = _mm512_setzero_si512();
+  std::uint32_t ns = 0;
+  for (std::uint32_t w = 0; w < words; w += 8) {
+    const auto m =
+        static_cast<__mmask8>(w + 8 <= words ? 0xFF : (1u << (words - w)) - 1);  // (tail)
+    const __m512i a = _mm512_maskz_loadu_epi64(m, acc + w);
+    const __mmask8 nzm = _mm512_test_epi64_mask(a, a);
+    if (!nzm) continue;
+    _mm512_mask_storeu_epi64(
+        live + w, nzm, _mm512_maskz_andnot_epi64(nzm, a, _mm512_maskz_loadu_epi64(nzm, live + w)));
+    count = _mm512_add_epi64(count, _mm512_popcnt_epi64(a));
+    _mm512_storeu_si512(d + ns, _mm512_maskz_compress_epi64(nzm, a));  // (ns <= w)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sw + ns),
+                        _mm256_maskz_compress_epi32(
+                            nzm, _mm256_add_epi32(iota, _mm256_set1_epi32(static_cast<int>(w)))));
+    ns += static_cast<std::uint32_t>(__builtin_popcount(nzm));
+  }
+  // (The sum of count's lanes: GCC 12 warns on _mm512_reduce_add_epi64.)
+  const __m256i h = _mm256_add_epi64(_mm512_maskz_extracti64x4_epi64(0xF, count, 0),
+                                     _mm512_maskz_extracti64x4_epi64(0xF, count, 1));
+  const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+  *dead = static_cast<std::uint32_t>(_mm_cvtsi128_si64(_mm_add_epi64(q, _mm_unpackhi_epi64(q, q))));
+  return ns;
+}
+
 template <int WV>
 std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense,
                            std::uint32_t words, const std::uint64_t* open, std::uint32_t pwords,
@@ -1747,6 +1788,13 @@ DescendDenseFn descend_dense_for(std::uint32_t words, bool avx512) {
     return nullptr;
   constexpr auto fixed = descend_table(std::make_index_sequence<16>{});
   return fixed[(words + 7) / 8 - 1];
+}
+
+TakeWordsFn take_words_for(bool avx512) {
+  if (!avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") ||
+      !__builtin_cpu_supports("avx512vpopcntdq"))
+    return nullptr;
+  return &take_words;
 }
 
 ChooseDenseFn choose_dense_for(std::uint32_t words, bool avx512) {
