@@ -273,7 +273,8 @@ TEST(Mpi, ProgressLinesNeverGoBackAndEndAtAHundred) {
   auto whole = run_cubex("solve '" + file + "' --json '" + (dir / "whole.json") + "'");
   ASSERT_EQ(whole.status, 0) << whole.output;
   const double total = counts_of(dir / "whole.json")["nodes"].get<double>();
-  auto m = run_mpi(2, "solve '" + file + "' --mpi --threads 1 --progress=0.05");
+  // (Every 0.02 s: the run takes about 0.17 s on two ranks since 27 November 2026.)
+  auto m = run_mpi(2, "solve '" + file + "' --mpi --threads 1 --progress=0.02");
   ASSERT_EQ(m.status, 0) << m.output;
   const auto lines = progress_lines(m.output);
   ASSERT_GE(lines.size(), 3u) << m.output;
@@ -293,17 +294,20 @@ TEST(Mpi, ProgressLinesNeverGoBackAndEndAtAHundred) {
 }
 
 // A checkpoint of an MPI run keeps the estimate (progress.nodes_left, progress.samples); the
-// resumed run's first line starts from it (no jump back), and its lines never go down.
+// resumed run's first line starts from it (no jump back), and its lines never go down. (The run
+// is stopped at its first checkpoint, 0.05 s in, and both runs report every 0.01 s: pent6x10
+// takes about 0.17 s on two ranks, and a stop at 0.2 s once left a resumed run of 0.02 s with a
+// single line.)
 TEST(Mpi, ProgressEstimateCarriesAcrossResume) {
   TempDir dir;
   const std::string file = cubex::test::xc_file("pent6x10.dlx");
   const std::string ck = dir / "run.ck";
   const pid_t mpirun =
       spawn_mpi(2,
-                "solve '" + file + "' --mpi --threads 1 --progress=0.05 --checkpoint '" + ck +
-                    "' --checkpoint-every 0.2",
+                "solve '" + file + "' --mpi --threads 1 --progress=0.01 --checkpoint '" + ck +
+                    "' --checkpoint-every 0.05",
                 dir / "log");
-  // The first checkpoint after some reports: a few tenths of a second into the run.
+  // The first checkpoint after some reports: a few hundredths of a second into the run.
   ASSERT_TRUE(wait_for_file(ck)) << slurp(dir / "log");
   const pid_t target = rank_pid(mpirun, 0);
   ASSERT_GT(target, 0) << "rank 0 not found";
@@ -317,7 +321,7 @@ TEST(Mpi, ProgressEstimateCarriesAcrossResume) {
   EXPECT_GT(left, 0) << saved.dump();
   EXPECT_GT(saved["progress"]["samples"].get<double>(), 0) << saved.dump();
   auto again =
-      run_mpi(2, "solve '" + file + "' --mpi --threads 1 --progress=0.05 --resume '" + ck + "'");
+      run_mpi(2, "solve '" + file + "' --mpi --threads 1 --progress=0.01 --resume '" + ck + "'");
   ASSERT_EQ(again.status, 0) << again.output;
   const auto lines = progress_lines(again.output);
   ASSERT_GE(lines.size(), 2u) << again.output;
