@@ -1662,6 +1662,9 @@ std::uint32_t take_words(const std::uint64_t* acc, std::uint32_t words, std::uin
   return ns;
 }
 
+// Eight open items at a time: their popcounts summed into eight 32-bit lanes by a tree of
+// horizontal adds, then the batch's smallest count and its first lane. (One item at a time
+// waited on each item's reduction and on a compare that the branch predictor missed.)
 template <int WV>
 std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense,
                            std::uint32_t words, const std::uint64_t* open, std::uint32_t pwords,
@@ -1670,30 +1673,55 @@ std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense
   __m512i l[WV];
   for (int v = 0; v < WV; ++v)
     l[v] = _mm512_maskz_loadu_epi64(v == WV - 1 ? tail : static_cast<__mmask8>(0xFF), live + 8 * v);
-  std::uint32_t chosen = 0, fewest = UINT32_MAX;
+  auto sums = [&](std::uint32_t i) {  // item i's live options, as eight partial sums
+    const std::uint64_t* col = dense + std::size_t{i} * words;
+    __m512i c = _mm512_setzero_si512();
+    for (int v = 0; v < WV; ++v)
+      c = _mm512_add_epi64(
+          c, _mm512_popcnt_epi64(_mm512_and_si512(
+                 l[v], _mm512_maskz_loadu_epi64(v == WV - 1 ? tail : static_cast<__mmask8>(0xFF),
+                                                col + 8 * v))));
+    return _mm512_maskz_cvtepi64_epi32(0xFF, c);
+  };
+  std::uint32_t items[8];
+  std::uint32_t k = 0, chosen = 0, fewest = UINT32_MAX;
+  // The batch items[0..k): true when an item with no options ends the search.
+  auto batch = [&]() {
+    __m256i d[8];
+    for (std::uint32_t j = 0; j < 8; ++j) d[j] = j < k ? sums(items[j]) : _mm256_setzero_si256();
+    const __m256i q0 =
+        _mm256_hadd_epi32(_mm256_hadd_epi32(d[0], d[1]), _mm256_hadd_epi32(d[2], d[3]));
+    const __m256i q1 =
+        _mm256_hadd_epi32(_mm256_hadd_epi32(d[4], d[5]), _mm256_hadd_epi32(d[6], d[7]));
+    const __m128i s0 = _mm_add_epi32(_mm256_castsi256_si128(q0), _mm256_extracti128_si256(q0, 1));
+    const __m128i s1 = _mm_add_epi32(_mm256_castsi256_si128(q1), _mm256_extracti128_si256(q1, 1));
+    const __m256i pad = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(k)),
+                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i all = _mm256_or_si256(_mm256_inserti128_si256(_mm256_castsi128_si256(s0), s1, 1),
+                                        _mm256_andnot_si256(pad, _mm256_set1_epi32(-1)));
+    __m256i m = _mm256_min_epu32(all, _mm256_permute2x128_si256(all, all, 1));
+    m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0x4E));
+    m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, 0xB1));
+    const auto n = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(m));
+    if (n < fewest) {
+      const auto eq = static_cast<unsigned>(
+          _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(all, m))));
+      fewest = n;
+      chosen = items[__builtin_ctz(eq)];
+    }
+    k = 0;
+    return fewest == 0;
+  };
   for (std::uint32_t w = 0; w < pwords; ++w) {
     for (std::uint64_t bits = open[w]; bits; bits &= bits - 1) {
-      const std::uint32_t i = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-      const std::uint64_t* col = dense + std::size_t{i} * words;
-      __m512i c = _mm512_setzero_si512();
-      for (int v = 0; v < WV; ++v)
-        c = _mm512_add_epi64(
-            c, _mm512_popcnt_epi64(_mm512_and_si512(
-                   l[v], _mm512_maskz_loadu_epi64(v == WV - 1 ? tail : static_cast<__mmask8>(0xFF),
-                                                  col + 8 * v))));
-      const __m256i d = _mm512_maskz_cvtepi64_epi32(0xFF, c);  // the 8 sums, then their sum
-      __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(d), _mm256_extracti128_si256(d, 1));
-      s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4E));
-      s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xB1));
-      const auto n = static_cast<std::uint32_t>(_mm_cvtsi128_si32(s4));
-      if (n < fewest) {
-        fewest = n;
-        chosen = i;
-        if (n == 0) break;
+      items[k++] = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+      if (k == 8 && batch()) {
+        *best = 0;
+        return chosen;
       }
     }
-    if (fewest == 0) break;
   }
+  if (k > 0) batch();
   *best = fewest;
   return chosen;
 }
