@@ -44,6 +44,23 @@ struct CompactWords {
   ~CompactWords() { cubex::detail::g_bitset_compact_words = saved; }
 };
 
+// The kinds of loop of the bitset engines built while in scope: 0 the AVX-512 loops (where the
+// CPU has them; pruning's test listing an item's options bit by bit), 1 the AVX2 loops with rows
+// in registers, 2 the word-by-word loops that longer rows take, 3 the AVX-512 loops with
+// pruning's test listing by vpcompressb, as rows of over 32 words do.
+struct Loops {
+  explicit Loops(int kind) {
+    cubex::detail::g_bitset_avx512 = kind == 0 || kind == 3;
+    cubex::detail::g_bitset_avx2_rows = kind <= 1 || kind == 3;
+    cubex::detail::g_bitset_list_bits = kind != 3;
+  }
+  ~Loops() {
+    cubex::detail::g_bitset_avx512 = true;
+    cubex::detail::g_bitset_avx2_rows = true;
+    cubex::detail::g_bitset_list_bits = true;
+  }
+};
+
 // The solutions in the order the engine visits them, options sorted within each.
 std::vector<Solution> in_order(const Problem& p, cubex::SolveStats* st) {
   std::vector<Solution> out;
@@ -230,18 +247,10 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
     ASSERT_GT(t, 0u);
     ReferencePruned ref(p, t);
     ref.run();
-    // The AVX-512 loops (where the CPU has them; pruning's test listing an item's options bit
-    // by bit, and with vpcompressb as rows of over 32 words do), the AVX2 loops with rows in
-    // registers, and the word-by-word loops that longer rows take.
-    for (const int loops : {0, 1, 2, 3}) {
-      cubex::detail::g_bitset_avx512 = loops == 0 || loops == 3;
-      cubex::detail::g_bitset_avx2_rows = loops <= 1 || loops == 3;
-      cubex::detail::g_bitset_list_bits = loops != 3;
+    for (const int loops : {0, 1, 2, 3}) {  // each kind of loop (Loops)
+      Loops kind(loops);
       std::uint64_t nodes = 0;
       const auto got = solutions(p, Backend::kBitset, &nodes);
-      cubex::detail::g_bitset_avx512 = true;
-      cubex::detail::g_bitset_avx2_rows = true;
-      cubex::detail::g_bitset_list_bits = true;
       ASSERT_EQ(got, ref.found) << "trial " << trial << ", loops " << loops << "\n"
                                 << cubex::to_knuth(p);
       EXPECT_EQ(nodes, ref.nodes) << "trial " << trial << ", loops " << loops << "\n"
@@ -339,14 +348,9 @@ TEST(Prune, RowsOfSeveralVectorsGiveOneTreeWithEachKindOfLoop) {
     ASSERT_GT(links.solutions, 0u) << pieces << " pieces";
     PruneMode on(BitsetPrune::kOn);
     std::uint64_t first = 0;
-    for (const int loops : {0, 1, 2, 3}) {  // (as in TreeIsTheReferenceNodeForNode)
-      cubex::detail::g_bitset_avx512 = loops == 0 || loops == 3;
-      cubex::detail::g_bitset_avx2_rows = loops <= 1 || loops == 3;
-      cubex::detail::g_bitset_list_bits = loops != 3;
+    for (const int loops : {0, 1, 2, 3}) {  // each kind of loop (Loops)
+      Loops kind(loops);
       const auto got = Solver(p, Backend::kBitset).count();
-      cubex::detail::g_bitset_avx512 = true;
-      cubex::detail::g_bitset_avx2_rows = true;
-      cubex::detail::g_bitset_list_bits = true;
       EXPECT_EQ(got.solutions, links.solutions) << pieces << " pieces, loops " << loops;
       if (loops == 0) first = got.nodes;
       EXPECT_EQ(got.nodes, first) << pieces << " pieces, loops " << loops;
@@ -376,10 +380,8 @@ TEST(Prune, CompactedTablesWalkTheSameTree) {
       explicit ShortMax(std::uint32_t n) { cubex::detail::g_bitset_short_max = n; }
       ~ShortMax() { cubex::detail::g_bitset_short_max = 254; }
     } short_max(trials % 2 ? 6 : 254);
-    for (const int loops : {0, 1, 2, 3}) {  // (as in TreeIsTheReferenceNodeForNode)
-      cubex::detail::g_bitset_avx512 = loops == 0 || loops == 3;
-      cubex::detail::g_bitset_avx2_rows = loops <= 1 || loops == 3;
-      cubex::detail::g_bitset_list_bits = loops != 3;
+    for (const int loops : {0, 1, 2, 3}) {  // each kind of loop (Loops)
+      Loops kind(loops);
       cubex::SolveStats wide, narrow;
       std::vector<Solution> want, got;
       {
@@ -390,9 +392,6 @@ TEST(Prune, CompactedTablesWalkTheSameTree) {
         CompactWords always(1);
         got = in_order(p, &narrow);
       }
-      cubex::detail::g_bitset_avx512 = true;
-      cubex::detail::g_bitset_avx2_rows = true;
-      cubex::detail::g_bitset_list_bits = true;
       ASSERT_EQ(got, want) << "trial " << trial << ", loops " << loops << "\n"
                            << cubex::to_knuth(p);
       EXPECT_EQ(narrow.nodes, wide.nodes) << "trial " << trial << ", loops " << loops;

@@ -281,6 +281,7 @@ struct Tables {
   // a longer one in a 16-bit lane; each option as a byte vector and a 16-bit vector.
   std::uint32_t s8 = 0, s16 = 0;          // lanes of each kind, rounded up to whole vectors
   std::uint32_t short_max = 0;            // g_bitset_short_max when built
+  std::vector<std::uint32_t> item_len;    // (set_lanes: options per primary item, kept to reuse)
   std::vector<std::uint32_t> lane;        // per primary item: its lane (kLong set: 16-bit)
   std::vector<std::uint32_t> lane_item8;  // per lane: its item (padding: UINT32_MAX)
   std::vector<std::uint32_t> lane_item16;
@@ -319,14 +320,30 @@ struct Tables {
   }
 
   // The counts' lanes (counts mode in byte lanes): an item met by at most short_max options
-  // (len[i]) counts in a byte lane, a longer one in a 16-bit lane, each kind in item order; each
-  // option as bit masks for the AVX-512 loop where the CPU has it and `masks`, else as byte and
-  // 16-bit vectors for the AVX2 one, whose 16-bit lanes need only fill 256-bit vectors
-  // (pentominoes' 14 long items: one vector per option instead of two). With `drop`, an item
-  // met by no option has no lane (kNoLane): narrowed tables (compact_from) drop the items
-  // already covered. False, and nothing set, where they do not fit: more than 256 short items
-  // or 64 long ones.
-  bool set_lanes(const std::vector<std::uint32_t>& len, bool masks, bool drop = false) {
+  // counts in a byte lane, a longer one in a 16-bit lane, each kind in item order; each option
+  // as bit masks for the AVX-512 loop where the CPU has it and `masks`, else as byte and 16-bit
+  // vectors for the AVX2 one, whose 16-bit lanes need only fill 256-bit vectors (pentominoes'
+  // 14 long items: one vector per option instead of two). False, and nothing set, where they do
+  // not fit: more than 256 short items or 64 long ones.
+  //
+  // Narrowed tables (compact_from) pass the problem's tables as `root`: an item met by none of
+  // their options (covered already: the node has no empty item when it narrows) gets no lane
+  // (kNoLane), and where the lanes do not fit, the items keep the root's kinds of lane.
+  bool set_lanes(bool masks, const Tables* root = nullptr) {
+    std::vector<std::uint32_t>& len = item_len;
+    len.assign(n1, 0);
+    for (std::uint32_t i : prim_items) ++len[i];
+    if (!lanes_for(len, masks, root != nullptr)) {
+      if (!root) return false;
+      for (std::uint32_t i = 0; i < n1; ++i)
+        if (len[i] > 0) len[i] = root->lane[i] & kLong ? short_max + 1 : 1;
+      lanes_for(len, masks, true);  // (a subset of the root's lanes: they fit)
+    }
+    return true;
+  }
+
+  // set_lanes() for the given lengths; `drop`: no lane where the length is 0.
+  bool lanes_for(const std::vector<std::uint32_t>& len, bool masks, bool drop) {
     std::uint32_t nshort = 0, nlong = 0;
     for (std::uint32_t i = 0; i < n1; ++i)
       if (!drop || len[i] > 0) (len[i] <= short_max ? nshort : nlong) += 1;
@@ -426,13 +443,7 @@ struct Tables {
     // items, 54 open after three pieces, one 64-lane mask instead of two). Where the lanes do
     // not fit, the root's kinds.
     if (t.s8 + t.s16 > 0) {
-      std::vector<std::uint32_t> len(n1, 0);
-      for (std::uint32_t i : prim_items) ++len[i];
-      if (!set_lanes(len, t.masks_fn != nullptr, true)) {
-        for (std::uint32_t i = 0; i < n1; ++i)
-          if (len[i] > 0) len[i] = t.lane[i] & kLong ? short_max + 1 : 1;
-        set_lanes(len, t.masks_fn != nullptr, true);
-      }
+      set_lanes(t.masks_fn != nullptr, &t);
     } else {
       s8 = s16 = mstride = 0;
       masks_fn = nullptr;
@@ -564,12 +575,10 @@ struct Tables {
     }
     // Counts mode in byte lanes (up to 256 short items and 64 long ones): a killed option costs
     // a subtraction per 32 items instead of per 16.
-    std::vector<std::uint32_t> len(n1, 0);
-    for (std::uint32_t i : prim_items) ++len[i];
     short_max = g_bitset_short_max;
     // (Pruning always counts in byte lanes: bitset_prune_limit checks that they fit.)
     cstride = (n1 + 15) / 16 * 16;
-    const bool bytes = incremental && (g_bitset_bytes || prune) && set_lanes(len, true);
+    const bool bytes = incremental && (g_bitset_bytes || prune) && set_lanes(true);
     if (!bytes && incremental && cstride <= 256) {
       // Counts mode with at most 256 primary items: each option as a vector of 16-bit ones at
       // its primary items, subtracted 16 lanes at a time from counts held in registers.
@@ -622,8 +631,6 @@ class BitsetEngine final : public Engine {
       if (t_->prune)
         chk8_.assign(levels * stride8_, 0xFF), chk16_.assign(levels * stride16_, 0xFFFF);
       if (t_->prune) lanes8_.resize(stride8_), lanes16_.resize(stride16_);
-      bytes_fns_ = bytes_table(std::make_index_sequence<45>{});
-      listed_fns_ = listed_table(std::make_index_sequence<45>{});
     }
     incremental_ = t_->incremental;
     open_.assign(levels * t_->pwords, 0);
@@ -1427,9 +1434,9 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint16_t> cnt16_;  // per level: the 16-bit lanes
   std::uint32_t stride8_ = 0, stride16_ = 0;  // cnt8_, chk8_ (cnt16_, chk16_): lanes per level
   // The AVX2 loops of the byte-lane counts, subtract_bytes<s8 / 32, s16 / 16> and
-  // subtract_listed<...>, by the lanes of each level's tables.
-  std::array<SubtractBytesFn, 45> bytes_fns_{};
-  std::array<SubtractListedFn, 45> listed_fns_{};
+  // subtract_listed<...>, by the lanes of each level's tables (defined below the class).
+  static const std::array<SubtractBytesFn, 45> bytes_fns_;
+  static const std::array<SubtractListedFn, 45> listed_fns_;
   std::vector<std::uint8_t> lanes8_;  // (compact(): the counts in the new lanes)
   std::vector<std::uint16_t> lanes16_;
   bool incremental_ = false;
@@ -1444,6 +1451,11 @@ class BitsetEngine final : public Engine {
   std::vector<OptionId> out_;          // the same as the problem's options
   std::uint64_t updates_ = 0;
 };
+
+const std::array<BitsetEngine::SubtractBytesFn, 45> BitsetEngine::bytes_fns_ =
+    BitsetEngine::bytes_table(std::make_index_sequence<45>{});
+const std::array<BitsetEngine::SubtractListedFn, 45> BitsetEngine::listed_fns_ =
+    BitsetEngine::listed_table(std::make_index_sequence<45>{});
 
 }  // namespace
 

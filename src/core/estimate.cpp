@@ -53,16 +53,15 @@ struct Collect {
 }  // namespace
 
 FrontierEstimate::FrontierEstimate(std::uint64_t seed) {
+  if (seed == 0) return;  // the default order
   // (splitmix64's finaliser spreads a small seed over all the bits; xorshift needs a state > 0.)
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
-  if (seed != 0) {
-    rng_ ^= z;
-    if (rng_ == 0) rng_ = 1;
-    phase_ = static_cast<double>(z >> 11) * 0x1.0p-53;
-  }
+  rng_ ^= z;
+  if (rng_ == 0) rng_ = 1;
+  phase_ = static_cast<double>(z >> 11) * 0x1.0p-53;
 }
 
 TreePath FrontierEstimate::node(std::size_t k) const {
