@@ -107,6 +107,15 @@ using ChooseDenseFn = std::uint32_t (*)(const std::uint64_t* live, const std::ui
                                         std::uint32_t words, const std::uint64_t* open,
                                         std::uint32_t pwords, std::uint32_t* best);
 ChooseDenseFn choose_dense_for(std::uint32_t words, bool avx512);
+// Tiny tables (BitsetEngine::narrow_tiny), options as 64-bit masks of their items. choose(): the
+// items' counts over the options of `live`, then the first item of `open` with the fewest
+// (*best: their number). row(): the options a < n whose mask meets `bits`.
+using TinyChooseFn = std::uint32_t (*)(const std::uint64_t* imask, std::uint64_t live,
+                                       std::uint64_t open, std::uint32_t* best);
+using TinyRowFn = std::uint64_t (*)(const std::uint64_t* imask, std::uint32_t n,
+                                    std::uint64_t bits);
+TinyChooseFn tiny_choose_for(bool avx512);
+TinyRowFn tiny_row_for(bool avx512);
 // descend_live's bitsets with AVX-512 for rows of at most 16 vectors: dst = src less the k rows
 // of dense listed in kills, every word written; the indices of its non-zero words into nz1
 // (room for 8 more); returns how many.
@@ -116,6 +125,28 @@ using DescendDenseFn = std::uint32_t (*)(const std::uint64_t* src, std::uint64_t
 DescendDenseFn descend_dense_for(std::uint32_t words, bool avx512);
 
 namespace {
+
+// Tiny tables on CPUs without AVX-512 (see TinyChooseFn): the counts in bytes, option by option.
+std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live,
+                                 std::uint64_t open, std::uint32_t* best) {
+  std::uint8_t count[64] = {};
+  for (; live; live &= live - 1)
+    for (std::uint64_t b = imask[__builtin_ctzll(live)] & open; b; b &= b - 1)
+      ++count[__builtin_ctzll(b)];
+  std::uint32_t chosen = 0;
+  *best = UINT32_MAX;
+  for (; open; open &= open - 1) {
+    const auto i = static_cast<std::uint32_t>(__builtin_ctzll(open));
+    if (count[i] < *best) *best = count[i], chosen = i;
+  }
+  return chosen;
+}
+
+std::uint64_t tiny_row_scalar(const std::uint64_t* imask, std::uint32_t n, std::uint64_t bits) {
+  std::uint64_t r = 0;
+  for (std::uint32_t a = 0; a < n; ++a) r |= std::uint64_t{(imask[a] & bits) != 0} << a;
+  return r;
+}
 
 // The AVX2 loops below hold rows of 4-word vectors; the last vector of a row may be partial.
 // tail_mask(tw): the lanes of a vector that hold its first tw words (1..4), for maskload.
@@ -301,6 +332,21 @@ struct Tables {
   std::vector<std::uint64_t> conflict;
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
+  // Tiny tables: where every item fits one 64-bit word (and no colours), imask[o] is option
+  // o's items as bits. The tables of narrow_tiny() (tiny: at most 64 live options of a node of
+  // the plain tree, numbered 0, 1, ...) keep glob[a], option a's index in `base`, whose item
+  // lists and order they use; their rows are filled in when first read (dense[i]: item i's
+  // options, when rows_have has bit i; conflict[a]: the options that meet a, when conf_have has
+  // bit a).
+  std::uint32_t items = 0;  // primary and secondary
+  std::vector<std::uint64_t> imask;
+  bool tiny = false;
+  const Tables* base = nullptr;
+  std::vector<std::uint32_t> glob;
+  mutable std::uint64_t rows_have = 0, conf_have = 0;
+  mutable std::vector<std::uint64_t> tiny_rows, tiny_conflict;
+  TinyChooseFn tiny_choose = nullptr;
+  TinyRowFn tiny_row = nullptr;
   bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
   bool avx2_rows = false;
   bool list_bits = false;  // g_bitset_list_bits when built
@@ -504,6 +550,7 @@ struct Tables {
     std::uint32_t n = n1;
     for (ItemId i = 0; i < p.num_items(); ++i)
       if (!p.item(i).primary) internal[i] = n++;
+    items = n;
     m = static_cast<std::uint32_t>(p.num_options());
     words = (m + 63) / 64;
     pwords = (n1 + 63) / 64;
@@ -606,6 +653,57 @@ struct Tables {
     }
     pick_row_loops();
     if (prune) build_conflict_rows();
+    if (items <= 64 && pairs.empty()) {
+      imask.assign(m, 0);
+      for (OptionId o = 0; o < m; ++o)
+        for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q)
+          imask[o] |= std::uint64_t{1} << opt_items[q];
+      tiny_choose = tiny_choose_for(avx512);
+      tiny_row = tiny_row_for(avx512);
+    }
+  }
+
+  // narrow_tiny(): the tiny tables of the n live options of a node (1 to 64) whose tables are b.
+  __attribute__((noinline)) void tiny_from(const Tables& b, const std::uint64_t* live, const std::uint32_t* nz,
+                 std::uint32_t nzc, std::uint32_t n) {
+    m = n;
+    words = 1;
+    n1 = b.n1;
+    pwords = b.pwords;
+    items = b.items;
+    tiny = true;
+    base = &b;
+    tiny_choose = b.tiny_choose;
+    tiny_row = b.tiny_row;
+    glob.resize(n);
+    imask.resize(n);
+    std::uint32_t a = 0;
+    for (std::uint32_t q = 0; q < nzc; ++q) {
+      for (std::uint64_t bits = live[nz[q]]; bits; bits &= bits - 1, ++a) {
+        const std::uint32_t o = nz[q] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        glob[a] = o;
+        imask[a] = b.imask[o];
+      }
+    }
+    dense.resize(items);
+    tiny_conflict.resize(n);
+    rows_have = conf_have = 0;
+  }
+
+  // Tiny tables: item i's row, and option a's conflict row.
+  std::uint64_t row(std::uint32_t i) const {
+    if (!(rows_have >> i & 1)) {
+      const_cast<std::uint64_t&>(dense[i]) = tiny_row(imask.data(), m, std::uint64_t{1} << i);
+      rows_have |= std::uint64_t{1} << i;
+    }
+    return dense[i];
+  }
+  std::uint64_t conflict_of(std::uint32_t a) const {
+    if (!(conf_have >> a & 1)) {
+      tiny_conflict[a] = tiny_row(imask.data(), m, imask[a]);
+      conf_have |= std::uint64_t{1} << a;
+    }
+    return tiny_conflict[a];
   }
 };
 
@@ -633,6 +731,8 @@ class BitsetEngine final : public Engine {
       if (t_->prune) lanes8_.resize(stride8_), lanes16_.resize(stride16_);
     }
     incremental_ = t_->incremental;
+    tiny_ = !t_->prune && !bytes_ && !incremental_ && t_->words > 1 && !t_->imask.empty() &&
+            !getenv("NOTINY");
     open_.assign(levels * t_->pwords, 0);
     stride_ = t_->words;
     compact_words_ = g_bitset_compact_words;
@@ -686,6 +786,12 @@ class BitsetEngine final : public Engine {
   // The primary item with the fewest live options at `level`; `best` gets their number.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) {
     const Tables& t = *tl_[level];
+    if (t.tiny) {
+      const std::uint32_t i = t.tiny_choose(t.imask.data(), live_[level * stride_],
+                                            open_[level * t.pwords], &best);
+      if (best) t.row(i);  // (the frame reads it)
+      return i;
+    }
     if (t.prune) return prune_choose(level, best);
     if (bytes_) return choose_bytes(level, best);
     if (t.choose_fn && !incremental_)
@@ -1038,6 +1144,33 @@ class BitsetEngine final : public Engine {
     tl_[level] = &c;
   }
 
+  // How many primary items option x of `level` has.
+  std::uint32_t prims(std::uint32_t level, std::uint32_t x) const {
+    const Tables* t = tl_[level];
+    if (t->tiny) x = t->glob[x], t = t->base;
+    return t->prim_start[x + 1] - t->prim_start[x];
+  }
+
+  // The plain tree below a node with at most 64 live options: its options renumbered 0, 1, ...
+  // in order, each a 64-bit mask of its items (the problem has at most 64). Counting an item's
+  // options is then a byte lane's sum over the live options, a child's live options one AND.
+  // The same tree: the order of the options, the items and the counts stay as they are.
+  __attribute__((noinline)) void narrow_tiny(std::uint32_t level) {
+    const std::uint64_t* live = live_.data() + (std::size_t{level} * stride_);
+    const std::uint32_t* nz = nz_.data() + (std::size_t{level} * stride_);
+    std::uint32_t n = 0;
+    for (std::uint32_t q = 0, e = nzc_[level]; q < e && n <= 64; ++q)
+      n += static_cast<std::uint32_t>(__builtin_popcountll(live[nz[q]]));
+    if (n == 0 || n > 64) return;
+    if (!pool_[level]) pool_[level] = std::make_unique<Tables>();
+    Tables& c = *pool_[level];
+    c.tiny_from(*tl_[level], live, nz, nzc_[level], n);
+    live_[std::size_t{level} * stride_] = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    nz_[std::size_t{level} * stride_] = 0;
+    nzc_[level] = 1;
+    tl_[level] = &c;
+  }
+
   // compact(): the counts of `level` and its last checks (byte and 16-bit lanes of t) moved to
   // the lanes of c, where the items that now have at most short_max live options count in byte
   // lanes and the covered ones have none (an item only ever moves from a 16-bit lane to a byte
@@ -1076,8 +1209,9 @@ class BitsetEngine final : public Engine {
   // Without that, a node with many children that are solutions (a million options of one item)
   // would rewrite every live word once per child: quadratic.
   void descend_open(std::uint32_t level, std::uint32_t x) {
-    const Tables& t = *tl_[level];
-    tl_[level + 1] = &t;  // the child's options are numbered as its parent's
+    tl_[level + 1] = tl_[level];  // the child's options are numbered as its parent's
+    if (tl_[level]->tiny) x = tl_[level]->glob[x];  // (tiny tables: their base's item lists)
+    const Tables& t = tl_[level]->tiny ? *tl_[level]->base : *tl_[level];
     open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
     std::uint64_t* open = open_.data() + (std::size_t{level + 1} * t.pwords);
     if (t.pwords == 1) {  // (one word: x's bits gathered, one store instead of a chain of them)
@@ -1102,6 +1236,13 @@ class BitsetEngine final : public Engine {
     std::uint64_t* dst = live_.data() + ((level + 1) * S);
     const std::uint32_t* nz = nz_.data() + (level * S);
     std::uint32_t* nz1 = nz_.data() + ((level + 1) * S);
+    if (t.tiny) {  // (the plain tree: no counts)
+      dst[0] = src[0] & ~t.conflict_of(x);
+      nz1[0] = 0;
+      nzc_[level + 1] = dst[0] != 0;
+      updates_ += 1;
+      return;
+    }
     const std::uint32_t* items = t.opt_items.data() + (t.opt_start[x]);
     const std::uint32_t* kills = t.opt_kill.data() + (t.opt_start[x]);
     const std::uint32_t k = t.opt_start[x + 1] - t.opt_start[x];
@@ -1305,7 +1446,9 @@ class BitsetEngine final : public Engine {
   }
 
   bool report(SolutionVisitor& visit, std::uint32_t level) {
-    for (std::uint32_t l = 0; l < level; ++l) out_[l] = tl_[l]->order[chosen_[l]];
+    for (std::uint32_t l = 0; l < level; ++l)
+      out_[l] = tl_[l]->tiny ? tl_[l]->base->order[tl_[l]->glob[chosen_[l]]]
+                             : tl_[l]->order[chosen_[l]];
     return visit(std::span<const OptionId>(out_.data(), level));
   }
 
@@ -1382,6 +1525,7 @@ class BitsetEngine final : public Engine {
     }
   branch : {
     std::uint32_t best;
+    if (tiny_ && !tl_[level]->tiny) narrow_tiny(level);
     const std::uint32_t i = choose(level, best);
     if (best == 0) goto backup;
     if (t.prune && tl_[level] == &t && t.words >= compact_words_) compact(level);
@@ -1397,7 +1541,7 @@ class BitsetEngine final : public Engine {
     f.sib = sib;
     if (replay && sib < begin[level]) goto try_next;  // replaying: skip to begin's child
     chosen_[level] = x;
-    if (open_n_[level] == tl_[level]->prim_start[x + 1] - tl_[level]->prim_start[x]) {
+    if (open_n_[level] == prims(level, x)) {
       descend_open(level, x);  // a solution (a live option's primary items are all open)
     } else {
       descend(level, x);
@@ -1440,6 +1584,7 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint8_t> lanes8_;  // (compact(): the counts in the new lanes)
   std::vector<std::uint16_t> lanes16_;
   bool incremental_ = false;
+  bool tiny_ = false;  // the plain tree narrows to tiny tables (narrow_tiny)
   std::vector<std::uint64_t> open_;
   std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check
   std::vector<std::uint16_t> chk16_;   // (pruning; see prune_choose)
@@ -1738,6 +1883,34 @@ std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense
   return chosen;
 }
 
+std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                          std::uint32_t* best) {
+  __m512i c = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi8(1);
+  for (; live; live &= live - 1) c = _mm512_mask_add_epi8(c, imask[__builtin_ctzll(live)], c, one);
+  c = _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c);  // covered items, secondary ones: none
+  const __m256i h = _mm256_min_epu8(_mm512_maskz_extracti64x4_epi64(0xF, c, 0),
+                                    _mm512_maskz_extracti64x4_epi64(0xF, c, 1));
+  __m128i m8 = _mm_min_epu8(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+  m8 = _mm_min_epu8(m8, _mm_srli_epi16(m8, 8));
+  m8 = _mm_minpos_epu16(_mm_and_si128(m8, _mm_set1_epi16(0xFF)));
+  const auto b = static_cast<std::uint32_t>(_mm_extract_epi16(m8, 0));
+  *best = b;
+  const std::uint64_t eq = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8(static_cast<char>(b)));
+  return static_cast<std::uint32_t>(__builtin_ctzll(eq));
+}
+
+std::uint64_t tiny_row(const std::uint64_t* imask, std::uint32_t n, std::uint64_t bits) {
+  const __m512i b = _mm512_set1_epi64(static_cast<long long>(bits));
+  std::uint64_t r = 0;
+  for (std::uint32_t v = 0; v * 8 < n; ++v) {
+    const auto m = static_cast<__mmask8>(n - v * 8 >= 8 ? 0xFF : (1u << (n - v * 8)) - 1);
+    r |= std::uint64_t{_mm512_mask_test_epi64_mask(m, _mm512_maskz_loadu_epi64(m, imask + 8 * v), b)}
+         << (8 * v);
+  }
+  return r;
+}
+
 template <int WV>
 std::uint32_t descend_dense(const std::uint64_t* src, std::uint64_t* dst,
                             const std::uint64_t* dense, const std::uint32_t* kills, std::uint32_t k,
@@ -1835,6 +2008,17 @@ TakeWordsFn take_words_for(bool avx512) {
       !__builtin_cpu_supports("avx512vpopcntdq"))
     return nullptr;
   return &take_words;
+}
+
+TinyChooseFn tiny_choose_for(bool avx512) {
+  if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+    return &tiny_choose;
+  return &tiny_choose_scalar;
+}
+
+TinyRowFn tiny_row_for(bool avx512) {
+  if (avx512 && __builtin_cpu_supports("avx512f")) return &tiny_row;
+  return &tiny_row_scalar;
 }
 
 ChooseDenseFn choose_dense_for(std::uint32_t words, bool avx512) {
