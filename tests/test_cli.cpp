@@ -102,7 +102,8 @@ cubex::test::RunResult interrupted_run(const std::string& env, const std::string
 TEST(Cli, InterruptWithoutCheckpointHintsHowToKeepTheWork) {
   // The hint comes after a minute; CUBEX_HINT_AFTER moves the minute for this test.
   TempDir d;
-  const std::string y = "'" + source_file("puzzles/voxel/y-pentacubes.json") + "' --symmetry none";
+  // (Bedlam: about 10 CPU seconds, so that the run is still going when the signal comes.)
+  const std::string y = "'" + source_file("puzzles/voxel/bedlam.json") + "' --symmetry none";
   const std::string hint = "; run with --checkpoint FILE to keep the work next time\n";
   auto r = interrupted_run("CUBEX_HINT_AFTER=0", "solve " + y);
   EXPECT_NE(r.output.find("solutions: "), std::string::npos) << r.output;

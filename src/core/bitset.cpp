@@ -55,6 +55,7 @@ bool g_bitset_avx512 = true;
 bool g_bitset_avx2_rows = true;
 std::uint32_t g_bitset_compact_words = 16;
 bool g_bitset_list_bits = true;
+bool g_bitset_tiny = true;
 BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
 
 namespace {
@@ -344,7 +345,7 @@ struct Tables {
   const Tables* base = nullptr;
   std::vector<std::uint32_t> glob;
   mutable std::uint64_t rows_have = 0, conf_have = 0;
-  mutable std::vector<std::uint64_t> tiny_rows, tiny_conflict;
+  mutable std::vector<std::uint64_t> tiny_conflict;
   TinyChooseFn tiny_choose = nullptr;
   TinyRowFn tiny_row = nullptr;
   bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
@@ -664,7 +665,7 @@ struct Tables {
   }
 
   // narrow_tiny(): the tiny tables of the n live options of a node (1 to 64) whose tables are b.
-  __attribute__((noinline)) void tiny_from(const Tables& b, const std::uint64_t* live, const std::uint32_t* nz,
+  void tiny_from(const Tables& b, const std::uint64_t* live, const std::uint32_t* nz,
                  std::uint32_t nzc, std::uint32_t n) {
     m = n;
     words = 1;
@@ -675,8 +676,11 @@ struct Tables {
     base = &b;
     tiny_choose = b.tiny_choose;
     tiny_row = b.tiny_row;
-    glob.resize(n);
-    imask.resize(n);
+    glob.resize(64);  // (room for any n: no allocation after the first narrowing at a level)
+    imask.resize(64);
+    dense.resize(std::max<std::size_t>(dense.size(), items));
+    tiny_conflict.resize(64);
+    rows_have = conf_have = 0;
     std::uint32_t a = 0;
     for (std::uint32_t q = 0; q < nzc; ++q) {
       for (std::uint64_t bits = live[nz[q]]; bits; bits &= bits - 1, ++a) {
@@ -685,12 +689,10 @@ struct Tables {
         imask[a] = b.imask[o];
       }
     }
-    dense.resize(items);
-    tiny_conflict.resize(n);
-    rows_have = conf_have = 0;
   }
 
-  // Tiny tables: item i's row, and option a's conflict row.
+  // Tiny tables: item i's row, and option a's conflict row. (Tiny tables belong to one engine,
+  // never const: pool_, which the search reads through const pointers.)
   std::uint64_t row(std::uint32_t i) const {
     if (!(rows_have >> i & 1)) {
       const_cast<std::uint64_t&>(dense[i]) = tiny_row(imask.data(), m, std::uint64_t{1} << i);
@@ -731,8 +733,7 @@ class BitsetEngine final : public Engine {
       if (t_->prune) lanes8_.resize(stride8_), lanes16_.resize(stride16_);
     }
     incremental_ = t_->incremental;
-    tiny_ = !t_->prune && !bytes_ && !incremental_ && t_->words > 1 && !t_->imask.empty() &&
-            !getenv("NOTINY");
+    tiny_ = g_bitset_tiny && !t_->prune && t_->words > 1 && !t_->imask.empty();
     open_.assign(levels * t_->pwords, 0);
     stride_ = t_->words;
     compact_words_ = g_bitset_compact_words;
@@ -1155,7 +1156,7 @@ class BitsetEngine final : public Engine {
   // in order, each a 64-bit mask of its items (the problem has at most 64). Counting an item's
   // options is then a byte lane's sum over the live options, a child's live options one AND.
   // The same tree: the order of the options, the items and the counts stay as they are.
-  __attribute__((noinline)) void narrow_tiny(std::uint32_t level) {
+  void narrow_tiny(std::uint32_t level) {
     const std::uint64_t* live = live_.data() + (std::size_t{level} * stride_);
     const std::uint32_t* nz = nz_.data() + (std::size_t{level} * stride_);
     std::uint32_t n = 0;

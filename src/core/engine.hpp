@@ -96,6 +96,10 @@ extern std::uint32_t g_bitset_compact_words;
 // Pruning's test with AVX-512 on rows of up to 32 words lists an item's options bit by bit;
 // false: with vpcompressb, as longer rows do (tests run both).
 extern bool g_bitset_list_bits;
+// The plain tree of a problem with at most 64 items (no colours) renumbers the live options of
+// a node with at most 64 of them into one word, each option a mask of its items (tiny tables);
+// false: it does not (tests compare the two).
+extern bool g_bitset_tiny;
 // Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
 // (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
 // node, or on for any problem to test it on small random ones.
