@@ -137,6 +137,36 @@ TEST(Tiny, RandomMatricesWalkTheLinksTree) {
   EXPECT_GT(narrowed, 150);  // (a matrix whose root has a dead end never narrows)
 }
 
+// Pruned trees (bitset.cpp, prune_tiny): the fixpoint and the choice on tiny tables are those of
+// the wide ones, node for node and solution for solution.
+TEST(Tiny, PrunedTreesAreTheSame) {
+  std::mt19937 rng(1127);
+  int narrowed = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const Problem p = random_problem(rng);
+    struct Prune {
+      Prune() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOn; }
+      ~Prune() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto; }
+    };
+    Walk wide;
+    {
+      TinyMode off(false, true);
+      Prune on;
+      wide = walk(p, Backend::kBitset);
+    }
+    for (const bool avx512 : {true, false}) {
+      TinyMode tiny_on(true, avx512);
+      Prune on;
+      const Walk tiny = walk(p, Backend::kBitset);
+      EXPECT_EQ(tiny.solutions, wide.solutions) << "trial " << trial << " avx512 " << avx512;
+      EXPECT_EQ(tiny.st.nodes, wide.st.nodes) << "trial " << trial << " avx512 " << avx512;
+      if (avx512 && tiny.st.updates < wide.st.updates) ++narrowed;
+    }
+    EXPECT_EQ(wide.solutions.size(), walk(p, Backend::kLinks).solutions.size()) << trial;
+  }
+  EXPECT_GT(narrowed, 100);
+}
+
 TEST(Tiny, SomaInSpansAndThreads) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("soma.dlx")).problem;
   cubex::SolveStats plain;

@@ -116,6 +116,11 @@ using TinyChooseFn = std::uint32_t (*)(const std::uint64_t* imask, std::uint64_t
 using TinyRowFn = std::uint64_t (*)(const std::uint64_t* imask, std::uint32_t n,
                                     std::uint64_t bits);
 TinyChooseFn tiny_choose_for(bool avx512);
+// Pruning on tiny tables: the counts of the 64 items over the options of `live` into out[64],
+// 0xFF for the items not in `open`.
+using TinyCountsFn = void (*)(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                              std::uint8_t* out);
+TinyCountsFn tiny_counts_for(bool avx512);
 TinyRowFn tiny_row_for(bool avx512);
 // descend_live's bitsets with AVX-512 for rows of at most 16 vectors: dst = src less the k rows
 // of dense listed in kills, every word written; the indices of its non-zero words into nz1
@@ -141,6 +146,14 @@ std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live,
     if (count[i] < *best) *best = count[i], chosen = i;
   }
   return chosen;
+}
+
+void tiny_counts_scalar(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                        std::uint8_t* out) {
+  for (int i = 0; i < 64; ++i) out[i] = open >> i & 1 ? 0 : 0xFF;
+  for (; live; live &= live - 1)
+    for (std::uint64_t b = imask[__builtin_ctzll(live)] & open; b; b &= b - 1)
+      ++out[__builtin_ctzll(b)];
 }
 
 std::uint64_t tiny_row_scalar(const std::uint64_t* imask, std::uint32_t n, std::uint64_t bits) {
@@ -348,6 +361,7 @@ struct Tables {
   mutable std::vector<std::uint64_t> tiny_conflict;
   TinyChooseFn tiny_choose = nullptr;
   TinyRowFn tiny_row = nullptr;
+  TinyCountsFn tiny_counts = nullptr;
   bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
   bool avx2_rows = false;
   bool list_bits = false;  // g_bitset_list_bits when built
@@ -462,6 +476,11 @@ struct Tables {
     m = n;
     words = (m + 63) / 64;
     order.resize(m);
+    items = t.items;  // (tiny tables below narrow from these: the options' item masks too)
+    imask.resize(t.imask.empty() ? 0 : m);
+    tiny_choose = t.tiny_choose;
+    tiny_row = t.tiny_row;
+    tiny_counts = t.tiny_counts;
     opt_start.resize(m + 1);
     opt_items.resize(entries);
     opt_kill.resize(entries);
@@ -473,6 +492,7 @@ struct Tables {
       for (std::uint64_t b = live[nz[q]]; b; b &= b - 1, ++k) {
         const std::uint32_t o = nz[q] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(b));
         order[k] = t.order[o];
+        if (!t.imask.empty()) imask[k] = t.imask[o];
         for (std::uint32_t r = t.opt_start[o]; r < t.opt_start[o + 1]; ++r, ++e) {
           opt_items[e] = t.opt_items[r];
           opt_kill[e] = t.opt_kill[r];
@@ -661,6 +681,7 @@ struct Tables {
           imask[o] |= std::uint64_t{1} << opt_items[q];
       tiny_choose = tiny_choose_for(avx512);
       tiny_row = tiny_row_for(avx512);
+      tiny_counts = tiny_counts_for(avx512);
     }
   }
 
@@ -676,6 +697,8 @@ struct Tables {
     base = &b;
     tiny_choose = b.tiny_choose;
     tiny_row = b.tiny_row;
+    tiny_counts = b.tiny_counts;
+    prune = b.prune;
     glob.resize(64);  // (room for any n: no allocation after the first narrowing at a level)
     imask.resize(64);
     dense.resize(std::max<std::size_t>(dense.size(), items));
@@ -733,12 +756,13 @@ class BitsetEngine final : public Engine {
       if (t_->prune) lanes8_.resize(stride8_), lanes16_.resize(stride16_);
     }
     incremental_ = t_->incremental;
-    tiny_ = g_bitset_tiny && !t_->prune && t_->words > 1 && !t_->imask.empty();
+    tiny_ = g_bitset_tiny && t_->words > 1 && !t_->imask.empty();
     open_.assign(levels * t_->pwords, 0);
     stride_ = t_->words;
     compact_words_ = g_bitset_compact_words;
     tl_.assign(levels, t_.get());
     pool_.resize(levels);
+    tiny_pool_.resize(levels);
     dead_.assign((t_->words + 7) / 8 * 8, 0);
     surv_.assign((t_->words + 7) / 8 * 8 + 8, 0);  // (take_fn stores whole vectors)
     open_n_.assign(levels, 0);
@@ -787,6 +811,7 @@ class BitsetEngine final : public Engine {
   // The primary item with the fewest live options at `level`; `best` gets their number.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) {
     const Tables& t = *tl_[level];
+    if (t.tiny && t.prune) return prune_tiny(level, best);
     if (t.tiny) {
       const std::uint32_t i = t.tiny_choose(t.imask.data(), live_[level * stride_],
                                             open_[level * t.pwords], &best);
@@ -817,6 +842,52 @@ class BitsetEngine final : public Engine {
       }
     }
     return choose_scan(level, best);
+  }
+
+  // prune_choose() on tiny tables: the same fixpoint (it does not depend on the order of the
+  // checks), each check an AND of words; then the first open item with the fewest options.
+  std::uint32_t prune_tiny(std::uint32_t level, std::uint32_t& best) {
+    const Tables& t = *tl_[level];
+    std::uint64_t live = live_[level * stride_];
+    const std::uint64_t open = open_[level * t.pwords];
+    alignas(64) std::uint8_t cnt[64];
+    std::uint8_t last[64];
+    std::memset(last, 0xFF, sizeof last);
+    for (bool again = true; again;) {
+      again = false;
+      t.tiny_counts(t.imask.data(), live, open, cnt);
+      for (std::uint64_t b = open; b; b &= b - 1) {
+        const auto i = static_cast<std::uint32_t>(__builtin_ctzll(b));
+        if (cnt[i] > t.prune) continue;
+        t.row(i);
+        const std::uint64_t mine = live & t.dense[i];
+        const auto n = static_cast<std::uint32_t>(__builtin_popcountll(mine));
+        if (n == 0) {  // a dead end
+          live_[level * stride_] = live;
+          best = 0;
+          return i;
+        }
+        if (n == last[i]) continue;
+        last[i] = static_cast<std::uint8_t>(n);
+        std::uint64_t acc = live & ~mine;
+        for (std::uint64_t y = mine; y && acc; y &= y - 1)
+          acc &= t.conflict_of(static_cast<std::uint32_t>(__builtin_ctzll(y)));
+        if (acc) {
+          live &= ~acc;
+          again = true;
+        }
+      }
+    }
+    live_[level * stride_] = live;
+    nzc_[level] = live != 0;
+    std::uint32_t chosen = 0;
+    best = UINT32_MAX;
+    for (std::uint64_t b = open; b; b &= b - 1) {
+      const auto i = static_cast<std::uint32_t>(__builtin_ctzll(b));
+      if (cnt[i] < best) best = cnt[i], chosen = i;
+    }
+    if (best) t.row(chosen);
+    return chosen;
   }
 
   // choose() by popcounts.
@@ -1163,8 +1234,8 @@ class BitsetEngine final : public Engine {
     for (std::uint32_t q = 0, e = nzc_[level]; q < e && n <= 64; ++q)
       n += static_cast<std::uint32_t>(__builtin_popcountll(live[nz[q]]));
     if (n == 0 || n > 64) return;
-    if (!pool_[level]) pool_[level] = std::make_unique<Tables>();
-    Tables& c = *pool_[level];
+    if (!tiny_pool_[level]) tiny_pool_[level] = std::make_unique<Tables>();
+    Tables& c = *tiny_pool_[level];
     c.tiny_from(*tl_[level], live, nz, nzc_[level], n);
     live_[std::size_t{level} * stride_] = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
     nz_[std::size_t{level} * stride_] = 0;
@@ -1566,6 +1637,7 @@ class BitsetEngine final : public Engine {
   // options; its descendants inherit them. pool_[L] holds the tables compacted at level L.
   std::vector<const Tables*> tl_;
   std::vector<std::unique_ptr<Tables>> pool_;
+  std::vector<std::unique_ptr<Tables>> tiny_pool_;  // the tiny tables narrowed at level L
   std::uint32_t stride_ = 0;          // words per level in live_ and nz_ (t_'s option words)
   std::uint32_t compact_words_ = 0;   // g_bitset_compact_words when built
   std::vector<std::uint64_t> live_;   // one bitset per level
@@ -1901,6 +1973,14 @@ std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::u
   return static_cast<std::uint32_t>(__builtin_ctzll(eq));
 }
 
+void tiny_counts(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                 std::uint8_t* out) {
+  __m512i c = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi8(1);
+  for (; live; live &= live - 1) c = _mm512_mask_add_epi8(c, imask[__builtin_ctzll(live)], c, one);
+  _mm512_storeu_si512(out, _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c));
+}
+
 std::uint64_t tiny_row(const std::uint64_t* imask, std::uint32_t n, std::uint64_t bits) {
   const __m512i b = _mm512_set1_epi64(static_cast<long long>(bits));
   std::uint64_t r = 0;
@@ -2015,6 +2095,12 @@ TinyChooseFn tiny_choose_for(bool avx512) {
   if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
     return &tiny_choose;
   return &tiny_choose_scalar;
+}
+
+TinyCountsFn tiny_counts_for(bool avx512) {
+  if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+    return &tiny_counts;
+  return &tiny_counts_scalar;
 }
 
 TinyRowFn tiny_row_for(bool avx512) {
