@@ -121,6 +121,12 @@ TinyChooseFn tiny_choose_for(bool avx512);
 using TinyCountsFn = void (*)(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
                               std::uint8_t* out);
 TinyCountsFn tiny_counts_for(bool avx512);
+// narrow_tiny's listing with AVX-512 (else nullptr): the live options of the nzc words nz[q] into
+// glob, their item masks (from imask) into masks, 8 at a time (room for 16 and 8 more).
+using TinyListFn = void (*)(const std::uint64_t* imask, const std::uint64_t* live,
+                            const std::uint32_t* nz, std::uint32_t nzc, std::uint32_t* glob,
+                            std::uint64_t* masks);
+TinyListFn tiny_list_for(bool avx512);
 TinyRowFn tiny_row_for(bool avx512);
 // descend_live's bitsets with AVX-512 for rows of at most 16 vectors: dst = src less the k rows
 // of dense listed in kills, every word written; the indices of its non-zero words into nz1
@@ -362,6 +368,7 @@ struct Tables {
   TinyChooseFn tiny_choose = nullptr;
   TinyRowFn tiny_row = nullptr;
   TinyCountsFn tiny_counts = nullptr;
+  TinyListFn tiny_list = nullptr;
   bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
   bool avx2_rows = false;
   bool list_bits = false;  // g_bitset_list_bits when built
@@ -477,10 +484,11 @@ struct Tables {
     words = (m + 63) / 64;
     order.resize(m);
     items = t.items;  // (tiny tables below narrow from these: the options' item masks too)
-    imask.resize(t.imask.empty() ? 0 : m);
+    imask.resize(t.imask.empty() ? 0 : std::size_t{words} * 64);  // (tiny_list reads whole words)
     tiny_choose = t.tiny_choose;
     tiny_row = t.tiny_row;
     tiny_counts = t.tiny_counts;
+    tiny_list = t.tiny_list;
     opt_start.resize(m + 1);
     opt_items.resize(entries);
     opt_kill.resize(entries);
@@ -675,13 +683,14 @@ struct Tables {
     pick_row_loops();
     if (prune) build_conflict_rows();
     if (items <= 64 && pairs.empty()) {
-      imask.assign(m, 0);
+      imask.assign(std::size_t{words} * 64, 0);  // (tiny_list reads whole words)
       for (OptionId o = 0; o < m; ++o)
         for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q)
           imask[o] |= std::uint64_t{1} << opt_items[q];
       tiny_choose = tiny_choose_for(avx512);
       tiny_row = tiny_row_for(avx512);
       tiny_counts = tiny_counts_for(avx512);
+      tiny_list = tiny_list_for(avx512);
     }
   }
 
@@ -699,11 +708,15 @@ struct Tables {
     tiny_row = b.tiny_row;
     tiny_counts = b.tiny_counts;
     prune = b.prune;
-    glob.resize(64);  // (room for any n: no allocation after the first narrowing at a level)
-    imask.resize(64);
+    glob.resize(64 + 16);  // (room for any n, and whole vectors past it: no allocation after
+    imask.resize(64 + 8);  // the first narrowing at a level)
     dense.resize(std::max<std::size_t>(dense.size(), items));
     tiny_conflict.resize(64);
     rows_have = conf_have = 0;
+    if (b.tiny_list) {
+      b.tiny_list(b.imask.data(), live, nz, nzc, glob.data(), imask.data());
+      return;
+    }
     std::uint32_t a = 0;
     for (std::uint32_t q = 0; q < nzc; ++q) {
       for (std::uint64_t bits = live[nz[q]]; bits; bits &= bits - 1, ++a) {
@@ -1218,9 +1231,9 @@ class BitsetEngine final : public Engine {
 
   // How many primary items option x of `level` has.
   std::uint32_t prims(std::uint32_t level, std::uint32_t x) const {
-    const Tables* t = tl_[level];
-    if (t->tiny) x = t->glob[x], t = t->base;
-    return t->prim_start[x + 1] - t->prim_start[x];
+    const Tables& t = *tl_[level];
+    if (t.tiny) return static_cast<std::uint32_t>(__builtin_popcountll(t.imask[x] & open_[level]));
+    return t.prim_start[x + 1] - t.prim_start[x];
   }
 
   // The plain tree below a node with at most 64 live options: its options renumbered 0, 1, ...
@@ -1282,8 +1295,13 @@ class BitsetEngine final : public Engine {
   // would rewrite every live word once per child: quadratic.
   void descend_open(std::uint32_t level, std::uint32_t x) {
     tl_[level + 1] = tl_[level];  // the child's options are numbered as its parent's
-    if (tl_[level]->tiny) x = tl_[level]->glob[x];  // (tiny tables: their base's item lists)
-    const Tables& t = tl_[level]->tiny ? *tl_[level]->base : *tl_[level];
+    if (tl_[level]->tiny) {  // (one word of primary items; x's are open, the others are not)
+      const std::uint64_t o = open_[level], xs = tl_[level]->imask[x] & o;
+      open_[level + 1] = o & ~xs;
+      open_n_[level + 1] = open_n_[level] - static_cast<std::uint32_t>(__builtin_popcountll(xs));
+      return;
+    }
+    const Tables& t = *tl_[level];
     open_n_[level + 1] = open_n_[level] - (t.prim_start[x + 1] - t.prim_start[x]);
     std::uint64_t* open = open_.data() + (std::size_t{level + 1} * t.pwords);
     if (t.pwords == 1) {  // (one word: x's bits gathered, one store instead of a chain of them)
@@ -1973,6 +1991,29 @@ std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::u
   return static_cast<std::uint32_t>(__builtin_ctzll(eq));
 }
 
+void tiny_list(const std::uint64_t* imask, const std::uint64_t* live, const std::uint32_t* nz,
+               std::uint32_t nzc, std::uint32_t* glob, std::uint64_t* masks) {
+  const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  std::uint32_t a = 0, g = 0;
+  for (std::uint32_t q = 0; q < nzc; ++q) {
+    const std::uint32_t w = nz[q];
+    const std::uint64_t bits = live[w];
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const auto m = static_cast<__mmask16>(bits >> (16 * k));
+      _mm512_storeu_si512(glob + g, _mm512_maskz_compress_epi32(
+                                        m, _mm512_add_epi32(iota, _mm512_set1_epi32(
+                                                                      static_cast<int>(w * 64 + 16 * k)))));
+      g += static_cast<std::uint32_t>(__builtin_popcount(m));
+    }
+    const std::uint64_t* im = imask + std::size_t{w} * 64;
+    for (std::uint32_t k = 0; k < 8; ++k) {
+      const auto m = static_cast<__mmask8>(bits >> (8 * k));
+      _mm512_storeu_si512(masks + a, _mm512_maskz_compress_epi64(m, _mm512_loadu_si512(im + 8 * k)));
+      a += static_cast<std::uint32_t>(__builtin_popcount(m));
+    }
+  }
+}
+
 void tiny_counts(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
                  std::uint8_t* out) {
   __m512i c = _mm512_setzero_si512();
@@ -2095,6 +2136,10 @@ TinyChooseFn tiny_choose_for(bool avx512) {
   if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
     return &tiny_choose;
   return &tiny_choose_scalar;
+}
+
+TinyListFn tiny_list_for(bool avx512) {
+  return avx512 && __builtin_cpu_supports("avx512f") ? &tiny_list : nullptr;
 }
 
 TinyCountsFn tiny_counts_for(bool avx512) {
