@@ -217,8 +217,8 @@ TEST(Tiny, StopsWhereTheVisitorOrALimitSays) {
   EXPECT_EQ(seen, first);
   cubex::SolveLimits lim;
   lim.max_solutions = 37;
-  const auto capped = Solver(p, Backend::kBitset).solve(
-      [&](std::span<const OptionId>) { return true; }, lim);
+  const auto capped =
+      Solver(p, Backend::kBitset).solve([&](std::span<const OptionId>) { return true; }, lim);
   EXPECT_EQ(capped.solutions, 37u);
   EXPECT_FALSE(capped.complete);
 }

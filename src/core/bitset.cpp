@@ -139,8 +139,8 @@ DescendDenseFn descend_dense_for(std::uint32_t words, bool avx512);
 namespace {
 
 // Tiny tables on CPUs without AVX-512 (see TinyChooseFn): the counts in bytes, option by option.
-std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live,
-                                 std::uint64_t open, std::uint32_t* best) {
+std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                                 std::uint32_t* best) {
   std::uint8_t count[64] = {};
   for (; live; live &= live - 1)
     for (std::uint64_t b = imask[__builtin_ctzll(live)] & open; b; b &= b - 1)
@@ -826,8 +826,8 @@ class BitsetEngine final : public Engine {
     const Tables& t = *tl_[level];
     if (t.tiny && t.prune) return prune_tiny(level, best);
     if (t.tiny) {
-      const std::uint32_t i = t.tiny_choose(t.imask.data(), live_[level * stride_],
-                                            open_[level * t.pwords], &best);
+      const std::uint32_t i =
+          t.tiny_choose(t.imask.data(), live_[level * stride_], open_[level * t.pwords], &best);
       if (best) t.row(i);  // (the frame reads it)
       return i;
     }
@@ -1295,7 +1295,7 @@ class BitsetEngine final : public Engine {
   // would rewrite every live word once per child: quadratic.
   void descend_open(std::uint32_t level, std::uint32_t x) {
     tl_[level + 1] = tl_[level];  // the child's options are numbered as its parent's
-    if (tl_[level]->tiny) {  // (one word of primary items; x's are open, the others are not)
+    if (tl_[level]->tiny) {       // (one word of primary items; x's are open, the others are not)
       const std::uint64_t o = open_[level], xs = tl_[level]->imask[x] & o;
       open_[level + 1] = o & ~xs;
       open_n_[level + 1] = open_n_[level] - static_cast<std::uint32_t>(__builtin_popcountll(xs));
@@ -1537,8 +1537,8 @@ class BitsetEngine final : public Engine {
 
   bool report(SolutionVisitor& visit, std::uint32_t level) {
     for (std::uint32_t l = 0; l < level; ++l)
-      out_[l] = tl_[l]->tiny ? tl_[l]->base->order[tl_[l]->glob[chosen_[l]]]
-                             : tl_[l]->order[chosen_[l]];
+      out_[l] =
+          tl_[l]->tiny ? tl_[l]->base->order[tl_[l]->glob[chosen_[l]]] : tl_[l]->order[chosen_[l]];
     return visit(std::span<const OptionId>(out_.data(), level));
   }
 
@@ -1993,25 +1993,32 @@ std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::u
 
 void tiny_list(const std::uint64_t* imask, const std::uint64_t* live, const std::uint32_t* nz,
                std::uint32_t nzc, std::uint32_t* glob, std::uint64_t* masks) {
-  const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-  std::uint32_t a = 0, g = 0;
-  for (std::uint32_t q = 0; q < nzc; ++q) {
+  const __m512i iota = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  alignas(64) std::uint8_t pos[64];
+  std::uint32_t a = 0;
+  for (std::uint32_t q = 0; q < nzc; ++q) {  // the positions of a word's bits, as bytes
     const std::uint32_t w = nz[q];
     const std::uint64_t bits = live[w];
-    for (std::uint32_t k = 0; k < 4; ++k) {
-      const auto m = static_cast<__mmask16>(bits >> (16 * k));
-      _mm512_storeu_si512(glob + g, _mm512_maskz_compress_epi32(
-                                        m, _mm512_add_epi32(iota, _mm512_set1_epi32(
-                                                                      static_cast<int>(w * 64 + 16 * k)))));
-      g += static_cast<std::uint32_t>(__builtin_popcount(m));
-    }
-    const std::uint64_t* im = imask + std::size_t{w} * 64;
-    for (std::uint32_t k = 0; k < 8; ++k) {
-      const auto m = static_cast<__mmask8>(bits >> (8 * k));
-      _mm512_storeu_si512(masks + a, _mm512_maskz_compress_epi64(m, _mm512_loadu_si512(im + 8 * k)));
-      a += static_cast<std::uint32_t>(__builtin_popcount(m));
-    }
+    _mm512_store_si512(pos, _mm512_maskz_compress_epi8(bits, iota));
+    const __m512i base = _mm512_set1_epi32(static_cast<int>(w * 64));
+    const auto n = static_cast<std::uint32_t>(__builtin_popcountll(bits));
+    for (std::uint32_t k = 0; k < n; k += 16)
+      _mm512_storeu_si512(
+          glob + a + k,
+          _mm512_add_epi32(
+              base, _mm512_maskz_cvtepu8_epi32(
+                        0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(pos + k)))));
+    a += n;
   }
+  for (std::uint32_t k = 0; k < a; k += 8)  // their masks, gathered
+    _mm512_storeu_si512(
+        masks + k,
+        _mm512_mask_i32gather_epi64(
+            _mm512_setzero_si512(), static_cast<__mmask8>(a - k >= 8 ? 0xFF : (1u << (a - k)) - 1),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(glob + k)), imask, 8));
 }
 
 void tiny_counts(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
@@ -2027,8 +2034,9 @@ std::uint64_t tiny_row(const std::uint64_t* imask, std::uint32_t n, std::uint64_
   std::uint64_t r = 0;
   for (std::uint32_t v = 0; v * 8 < n; ++v) {
     const auto m = static_cast<__mmask8>(n - v * 8 >= 8 ? 0xFF : (1u << (n - v * 8)) - 1);
-    r |= std::uint64_t{_mm512_mask_test_epi64_mask(m, _mm512_maskz_loadu_epi64(m, imask + 8 * v), b)}
-         << (8 * v);
+    r |=
+        std::uint64_t{_mm512_mask_test_epi64_mask(m, _mm512_maskz_loadu_epi64(m, imask + 8 * v), b)}
+        << (8 * v);
   }
   return r;
 }
@@ -2139,7 +2147,9 @@ TinyChooseFn tiny_choose_for(bool avx512) {
 }
 
 TinyListFn tiny_list_for(bool avx512) {
-  return avx512 && __builtin_cpu_supports("avx512f") ? &tiny_list : nullptr;
+  return avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vbmi2")
+             ? &tiny_list
+             : nullptr;
 }
 
 TinyCountsFn tiny_counts_for(bool avx512) {
