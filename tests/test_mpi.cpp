@@ -359,6 +359,24 @@ TEST(Mpi, ShardsAndLimitsAreRefused) {
   }
 }
 
+#ifdef CUBEX_MPIEXEC
+// cubex loads no MPI library: `solve --mpi` runs cubex-mpi, built beside it, in its place. A
+// cubex copied away from it says what it looked for.
+TEST(Mpi, TheMpiProgramRunsInCubexsPlace) {
+  const std::string soma = cubex::test::xc_file("soma.dlx");
+  auto r = run_cubex("solve '" + soma + "' --mpi");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("solutions: 11,520"), std::string::npos) << r.output;
+  TempDir d;
+  const std::string alone = d / "cubex";
+  std::filesystem::copy_file(CUBEX_EXE, alone);
+  std::filesystem::permissions(alone, std::filesystem::perms::owner_all);
+  r = cubex::test::run_shell("'" + alone + "' solve '" + soma + "' --mpi");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--mpi runs " + (d / "cubex-mpi")), std::string::npos) << r.output;
+}
+#endif
+
 #ifndef CUBEX_MPIEXEC
 TEST(Mpi, WithoutMpiBuiltInTheFlagSaysHowToGetIt) {
   auto r = run_cubex("solve '" + cubex::test::xc_file("soma.dlx") + "' --mpi");

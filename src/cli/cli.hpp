@@ -24,6 +24,8 @@ struct UsageError : std::runtime_error {
 // What the main thread is doing ("compiling the puzzle"), for the message when memory runs out:
 // "cubex: out of memory while compiling the puzzle". A string literal.
 extern const char* g_activity;
+// The program's arguments as main() got them (solve --mpi runs cubex-mpi with them).
+extern char** g_argv;
 
 // Set by SIGINT/SIGTERM/SIGHUP once install_stop_handlers() ran; searches poll it.
 extern std::atomic<bool> g_stop;

@@ -20,6 +20,7 @@ namespace cubex::cli {
 
 std::atomic<bool> g_stop{false};
 const char* g_activity = "running the command";
+char** g_argv = nullptr;
 
 namespace {
 extern "C" void on_stop_signal(int) {

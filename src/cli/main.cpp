@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   // A closed pipe makes writes fail with EPIPE (handled quietly below) rather than kill the
   // process mid-way: the --json file and caches still get written or cleaned up.
   std::signal(SIGPIPE, SIG_IGN);
+  cubex::cli::g_argv = argv;
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     usage(std::cerr);

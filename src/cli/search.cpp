@@ -3,10 +3,12 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -130,6 +132,22 @@ void start_mpi(SearchOptions& o, const po::variables_map& vm) {
   o.rank = session->rank();
   o.ranks = session->size();
   o.mpi_session = session;
+#elif defined(CUBEX_MPI_PROGRAM)
+  // The MPI mode is the program beside this one (CMakeLists.txt: cubex loads no MPI library),
+  // run in this process's place with the same arguments; nothing has been written yet.
+  std::string path = CUBEX_MPI_PROGRAM;
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    const std::string exe(self, static_cast<std::size_t>(n));
+    path = exe.substr(0, exe.rfind('/') + 1) + CUBEX_MPI_PROGRAM;
+    std::cout.flush();
+    std::cerr.flush();
+    ::execv(path.c_str(), g_argv);
+  }
+  throw UsageError("--mpi runs " + path +
+                   " (built with -DCUBEX_MPI=ON beside cubex), which could not be started: " +
+                   std::strerror(errno));
 #else
   throw UsageError(
       "this cubex was built without MPI: configure with -DCUBEX_MPI=ON (Debian: tools/setup.sh "
