@@ -82,7 +82,9 @@ using SubtractMasksFn = void (*)(const std::uint64_t* src, const std::uint64_t* 
                                  std::uint16_t* d1);
 SubtractMasksFn subtract_masks_for(std::uint32_t w8, std::uint32_t w16, bool avx512);
 // The same in place, for the options listed as words: bits kill[r] of word word[r], r < n.
-using SubtractListFn = void (*)(const std::uint64_t* kill, const std::uint32_t* word,
+// Returns whether a count reached 0 (an open item with no option left: covered items and the
+// padding hold 0xFF / 0xFFFF, which no option lowers).
+using SubtractListFn = bool (*)(const std::uint64_t* kill, const std::uint32_t* word,
                                 std::uint32_t n, const std::uint64_t* masks, std::uint32_t stride,
                                 std::uint8_t* c8, std::uint16_t* c16);
 SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16, bool avx512);
@@ -1016,9 +1018,9 @@ class BitsetEngine final : public Engine {
             }
           }
           if (!dead) continue;
-          if (const std::uint32_t e = empty_item(level); e != UINT32_MAX) {
+          if (emptied_) {
             best = 0;  // a dead end: the rest of the fixpoint would not change that
-            return e;
+            return i;
           }
           changed = again = true;
         }
@@ -1138,10 +1140,12 @@ class BitsetEngine final : public Engine {
     }
     std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
     std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
-    if (t.list_fn)
-      t.list_fn(d, sw, ns, t.optmask.data(), t.mstride, c8, c16);
-    else
+    if (t.list_fn) {
+      emptied_ = t.list_fn(d, sw, ns, t.optmask.data(), t.mstride, c8, c16);
+    } else {
       (this->*listed_fns_[t.s8 / 32 * 5 + t.s16 / 16])(level, d, sw, ns);
+      emptied_ = empty_item(level) != UINT32_MAX;
+    }
     return dead;
   }
 
@@ -1675,7 +1679,8 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint8_t> lanes8_;  // (compact(): the counts in the new lanes)
   std::vector<std::uint16_t> lanes16_;
   bool incremental_ = false;
-  bool tiny_ = false;  // the plain tree narrows to tiny tables (narrow_tiny)
+  bool tiny_ = false;     // the plain tree narrows to tiny tables (narrow_tiny)
+  bool emptied_ = false;  // remove_listed: an open item has no option left
   std::vector<std::uint64_t> open_;
   std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check
   std::vector<std::uint16_t> chk16_;   // (pruning; see prune_choose)
@@ -1750,7 +1755,7 @@ constexpr std::array<SubtractMasksFn, sizeof...(I)> masks_table(std::index_seque
 }
 
 template <int W8, int W16>
-void subtract_list(const std::uint64_t* kill, const std::uint32_t* word, std::uint32_t n,
+bool subtract_list(const std::uint64_t* kill, const std::uint32_t* word, std::uint32_t n,
                    const std::uint64_t* masks, std::uint32_t stride, std::uint8_t* c8,
                    std::uint16_t* c16) {
   __m512i a8[W8 ? W8 : 1], a16[W16 ? W16 : 1];
@@ -1766,8 +1771,16 @@ void subtract_list(const std::uint64_t* kill, const std::uint32_t* word, std::ui
         a16[v] = _mm512_mask_sub_epi16(a16[v], static_cast<__mmask32>(mk[W8 + v]), a16[v], one16);
     }
   }
-  for (int v = 0; v < W8; ++v) _mm512_storeu_si512(c8 + 64 * v, a8[v]);
-  for (int v = 0; v < W16; ++v) _mm512_storeu_si512(c16 + 32 * v, a16[v]);
+  std::uint64_t zero = 0;
+  for (int v = 0; v < W8; ++v) {
+    _mm512_storeu_si512(c8 + 64 * v, a8[v]);
+    zero |= _mm512_testn_epi8_mask(a8[v], a8[v]);
+  }
+  for (int v = 0; v < W16; ++v) {
+    _mm512_storeu_si512(c16 + 32 * v, a16[v]);
+    zero |= _mm512_testn_epi16_mask(a16[v], a16[v]);
+  }
+  return zero != 0;
 }
 
 // The n set bits of live & col (the options of an item), a word's at once, into opts.
