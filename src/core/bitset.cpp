@@ -21,6 +21,11 @@
 // by few options (a piece of a polycube puzzle, whose placements are consecutive) costs a few
 // words, not the width of the matrix.
 //
+// Tiny tables below a node (BitsetEngine::narrow_tiny): in a problem of at most 64 items without
+// colours, the first node of a path with at most 64 live options renumbers them into one word,
+// each option a 64-bit mask of its items; counts are byte lanes summed over the live options'
+// masks. The same tree, plain or pruned.
+//
 // Narrower tables below a node (pruned trees, BitsetEngine::compact): deep in the tree few options
 // are live, yet every row the search reads (columns, conflict rows) spans all options. The first
 // node of a path whose live options fit in half the words renumbers them 0, 1, ... in order and
@@ -729,8 +734,8 @@ struct Tables {
     }
   }
 
-  // Tiny tables: item i's row, and option a's conflict row. (Tiny tables belong to one engine,
-  // never const: pool_, which the search reads through const pointers.)
+  // Tiny tables: item i's row, and option a's conflict row, made when first read. (Tiny tables
+  // belong to one engine and are never const objects: tiny_pool_, read through const pointers.)
   std::uint64_t row(std::uint32_t i) const {
     if (!(rows_have >> i & 1)) {
       const_cast<std::uint64_t&>(dense[i]) = tiny_row(imask.data(), m, std::uint64_t{1} << i);
@@ -1240,10 +1245,11 @@ class BitsetEngine final : public Engine {
     return t.prim_start[x + 1] - t.prim_start[x];
   }
 
-  // The plain tree below a node with at most 64 live options: its options renumbered 0, 1, ...
-  // in order, each a 64-bit mask of its items (the problem has at most 64). Counting an item's
-  // options is then a byte lane's sum over the live options, a child's live options one AND.
-  // The same tree: the order of the options, the items and the counts stay as they are.
+  // Below a node with at most 64 live options (in a problem of at most 64 items, no colours):
+  // its options renumbered 0, 1, ... in order, each a 64-bit mask of its items. Counting an
+  // item's options is then a byte lane's sum over the live options, a child's live options one
+  // AND, a pruning check one AND per option. The same tree: the order of the options, the items
+  // and the counts stay as they are.
   void narrow_tiny(std::uint32_t level) {
     const std::uint64_t* live = live_.data() + (std::size_t{level} * stride_);
     const std::uint32_t* nz = nz_.data() + (std::size_t{level} * stride_);
