@@ -17,6 +17,7 @@
 #include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
+#include "job_support.hpp"
 #include "test_util.hpp"
 
 using cubex::Backend;
@@ -432,22 +433,7 @@ TEST(Prune, CompactedPentominoTreeInSpansAndThreads) {
   EXPECT_EQ(wide.solutions, 2339u);
   EXPECT_EQ(narrow.nodes, wide.nodes);
   EXPECT_LT(narrow.updates, wide.updates);  // compacted
-  cubex::SearchJob job(p, nullptr, Backend::kBitset);
-  for (const std::uint32_t units : {7u, 300u, 3000u}) {
-    std::uint64_t sol = 0, nodes = 0;
-    for (const cubex::TreeSpan& s : job.cut_spans(units)) {
-      const auto st = job.search(s);
-      sol += st.solutions;
-      nodes += st.nodes;
-    }
-    EXPECT_EQ(sol, 2339u) << units << " units";
-    EXPECT_EQ(nodes, narrow.nodes) << units << " units";
-  }
-  cubex::JobOptions opt;
-  opt.threads = 4;
-  const auto r = job.run(opt);
-  EXPECT_EQ(r.counts.total, 2339u);
-  EXPECT_EQ(r.counts.nodes, narrow.nodes);
+  cubex::test::expect_spans_and_threads_count(p, 2339u, narrow.nodes);
 }
 
 // The progress estimate's engine makes many short runs (listings of a depth, samples of one

@@ -14,6 +14,7 @@
 #include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
+#include "job_support.hpp"
 #include "test_util.hpp"
 
 using cubex::Backend;
@@ -179,22 +180,7 @@ TEST(Tiny, SomaInSpansAndThreads) {
   EXPECT_EQ(tiny.solutions, 11520u);
   EXPECT_EQ(tiny.nodes, plain.nodes);
   EXPECT_LT(tiny.updates, plain.updates);
-  cubex::SearchJob job(p, nullptr, Backend::kBitset);
-  for (const std::uint32_t units : {7u, 300u, 3000u}) {
-    std::uint64_t sol = 0, nodes = 0;
-    for (const cubex::TreeSpan& s : job.cut_spans(units)) {
-      const auto st = job.search(s);
-      sol += st.solutions;
-      nodes += st.nodes;
-    }
-    EXPECT_EQ(sol, 11520u) << units << " units";
-    EXPECT_EQ(nodes, tiny.nodes) << units << " units";
-  }
-  cubex::JobOptions opt;
-  opt.threads = 4;
-  const auto r = job.run(opt);
-  EXPECT_EQ(r.counts.total, 11520u);
-  EXPECT_EQ(r.counts.nodes, tiny.nodes);
+  cubex::test::expect_spans_and_threads_count(p, 11520u, tiny.nodes);
 }
 
 // A visitor that stops, and a limit on the solutions, stop inside tiny tables as elsewhere.
