@@ -115,26 +115,25 @@ using ChooseDenseFn = std::uint32_t (*)(const std::uint64_t* live, const std::ui
                                         std::uint32_t words, const std::uint64_t* open,
                                         std::uint32_t pwords, std::uint32_t* best);
 ChooseDenseFn choose_dense_for(std::uint32_t words, bool avx512);
-// Tiny tables (BitsetEngine::narrow_tiny), options as 64-bit masks of their items. choose(): the
-// items' counts over the options of `live`, then the first item of `open` with the fewest
-// (*best: their number). row(): the options a < n whose mask meets `bits`.
+// Tiny tables (BitsetEngine::narrow_tiny), options as 64-bit masks of their items.
+// counts(): the counts of the 64 items over the options of `live` into out[64], 0xFF for the
+// items not in `open`. choose(): the same, then the first item of `open` with the fewest (*best:
+// their number). row(): the options a < n whose mask meets `bits`.
+using TinyCountsFn = void (*)(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                              std::uint8_t* out);
 using TinyChooseFn = std::uint32_t (*)(const std::uint64_t* imask, std::uint64_t live,
                                        std::uint64_t open, std::uint32_t* best);
 using TinyRowFn = std::uint64_t (*)(const std::uint64_t* imask, std::uint32_t n,
                                     std::uint64_t bits);
-TinyChooseFn tiny_choose_for(bool avx512);
-// Pruning on tiny tables: the counts of the 64 items over the options of `live` into out[64],
-// 0xFF for the items not in `open`.
-using TinyCountsFn = void (*)(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
-                              std::uint8_t* out);
 TinyCountsFn tiny_counts_for(bool avx512);
+TinyChooseFn tiny_choose_for(bool avx512);
+TinyRowFn tiny_row_for(bool avx512);
 // narrow_tiny's listing with AVX-512 (else nullptr): the live options of the nzc words nz[q] into
 // glob, their item masks (from imask) into masks, 8 at a time (room for 16 and 8 more).
 using TinyListFn = void (*)(const std::uint64_t* imask, const std::uint64_t* live,
                             const std::uint32_t* nz, std::uint32_t nzc, std::uint32_t* glob,
                             std::uint64_t* masks);
 TinyListFn tiny_list_for(bool avx512);
-TinyRowFn tiny_row_for(bool avx512);
 // descend_live's bitsets with AVX-512 for rows of at most 16 vectors: dst = src less the k rows
 // of dense listed in kills, every word written; the indices of its non-zero words into nz1
 // (room for 8 more); returns how many.
@@ -145,13 +144,17 @@ DescendDenseFn descend_dense_for(std::uint32_t words, bool avx512);
 
 namespace {
 
-// Tiny tables on CPUs without AVX-512 (see TinyChooseFn): the counts in bytes, option by option.
-std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
-                                 std::uint32_t* best) {
-  std::uint8_t count[64] = {};
+// Tiny tables on CPUs without AVX-512 (see TinyCountsFn): the counts in bytes, option by option.
+void tiny_counts_scalar(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                        std::uint8_t* out) {
+  for (int i = 0; i < 64; ++i) out[i] = open >> i & 1 ? 0 : 0xFF;
   for (; live; live &= live - 1)
     for (std::uint64_t b = imask[__builtin_ctzll(live)] & open; b; b &= b - 1)
-      ++count[__builtin_ctzll(b)];
+      ++out[__builtin_ctzll(b)];
+}
+
+// The first item of `open` with the smallest count; *best gets it.
+std::uint32_t tiny_fewest(const std::uint8_t* count, std::uint64_t open, std::uint32_t* best) {
   std::uint32_t chosen = 0;
   *best = UINT32_MAX;
   for (; open; open &= open - 1) {
@@ -161,12 +164,11 @@ std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live,
   return chosen;
 }
 
-void tiny_counts_scalar(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
-                        std::uint8_t* out) {
-  for (int i = 0; i < 64; ++i) out[i] = open >> i & 1 ? 0 : 0xFF;
-  for (; live; live &= live - 1)
-    for (std::uint64_t b = imask[__builtin_ctzll(live)] & open; b; b &= b - 1)
-      ++out[__builtin_ctzll(b)];
+std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                                 std::uint32_t* best) {
+  std::uint8_t count[64];
+  tiny_counts_scalar(imask, live, open, count);
+  return tiny_fewest(count, open, best);
 }
 
 std::uint64_t tiny_row_scalar(const std::uint64_t* imask, std::uint32_t n, std::uint64_t bits) {
@@ -360,18 +362,16 @@ struct Tables {
   std::vector<std::uint32_t> prim_start;  // per option: its primary items
   std::vector<std::uint32_t> prim_items;
   // Tiny tables: where every item fits one 64-bit word (and no colours), imask[o] is option
-  // o's items as bits. The tables of narrow_tiny() (tiny: at most 64 live options of a node of
-  // the plain tree, numbered 0, 1, ...) keep glob[a], option a's index in `base`, whose item
-  // lists and order they use; their rows are filled in when first read (dense[i]: item i's
-  // options, when rows_have has bit i; conflict[a]: the options that meet a, when conf_have has
-  // bit a).
+  // o's items as bits. The tables of narrow_tiny() (tiny: at most 64 live options of a node,
+  // numbered 0, 1, ...) keep glob[a], option a's index in `base`, whose item lists and order
+  // they use; their one-word rows are filled in when first read (dense[i]: item i's options,
+  // when rows_have has bit i; conflict[a]: the options that meet a, when conf_have has bit a).
   std::uint32_t items = 0;  // primary and secondary
   std::vector<std::uint64_t> imask;
   bool tiny = false;
   const Tables* base = nullptr;
   std::vector<std::uint32_t> glob;
   mutable std::uint64_t rows_have = 0, conf_have = 0;
-  mutable std::vector<std::uint64_t> tiny_conflict;
   TinyChooseFn tiny_choose = nullptr;
   TinyRowFn tiny_row = nullptr;
   TinyCountsFn tiny_counts = nullptr;
@@ -718,7 +718,7 @@ struct Tables {
     glob.resize(64 + 16);  // (room for any n, and whole vectors past it: no allocation after
     imask.resize(64 + 8);  // the first narrowing at a level)
     dense.resize(std::max<std::size_t>(dense.size(), items));
-    tiny_conflict.resize(64);
+    conflict.resize(64);
     rows_have = conf_have = 0;
     if (b.tiny_list) {
       b.tiny_list(b.imask.data(), live, nz, nzc, glob.data(), imask.data());
@@ -745,10 +745,10 @@ struct Tables {
   }
   std::uint64_t conflict_of(std::uint32_t a) const {
     if (!(conf_have >> a & 1)) {
-      tiny_conflict[a] = tiny_row(imask.data(), m, imask[a]);
+      const_cast<std::uint64_t&>(conflict[a]) = tiny_row(imask.data(), m, imask[a]);
       conf_have |= std::uint64_t{1} << a;
     }
-    return tiny_conflict[a];
+    return conflict[a];
   }
 };
 
@@ -900,12 +900,7 @@ class BitsetEngine final : public Engine {
     }
     live_[level * stride_] = live;
     nzc_[level] = live != 0;
-    std::uint32_t chosen = 0;
-    best = UINT32_MAX;
-    for (std::uint64_t b = open; b; b &= b - 1) {
-      const auto i = static_cast<std::uint32_t>(__builtin_ctzll(b));
-      if (cnt[i] < best) best = cnt[i], chosen = i;
-    }
+    const std::uint32_t chosen = tiny_fewest(cnt, open, &best);  // (cnt: the last pass's)
     if (best) t.row(chosen);
     return chosen;
   }
@@ -1336,7 +1331,7 @@ class BitsetEngine final : public Engine {
     std::uint64_t* dst = live_.data() + ((level + 1) * S);
     const std::uint32_t* nz = nz_.data() + (level * S);
     std::uint32_t* nz1 = nz_.data() + ((level + 1) * S);
-    if (t.tiny) {  // (the plain tree: no counts)
+    if (t.tiny) {  // (tiny tables keep no counts: choose() sums them)
       dst[0] = src[0] & ~t.conflict_of(x);
       nz1[0] = 0;
       nzc_[level + 1] = dst[0] != 0;
@@ -1685,7 +1680,7 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint8_t> lanes8_;  // (compact(): the counts in the new lanes)
   std::vector<std::uint16_t> lanes16_;
   bool incremental_ = false;
-  bool tiny_ = false;     // the plain tree narrows to tiny tables (narrow_tiny)
+  bool tiny_ = false;     // the search narrows to tiny tables (narrow_tiny)
   bool emptied_ = false;  // remove_listed: an open item has no option left
   std::vector<std::uint64_t> open_;
   std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check
@@ -1993,12 +1988,23 @@ std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense
   return chosen;
 }
 
-std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
-                          std::uint32_t* best) {
+// The 64 items' counts over the options of `live` in byte lanes, 0xFF outside `open` (covered
+// items, secondary ones).
+inline __m512i tiny_sum(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open) {
   __m512i c = _mm512_setzero_si512();
   const __m512i one = _mm512_set1_epi8(1);
   for (; live; live &= live - 1) c = _mm512_mask_add_epi8(c, imask[__builtin_ctzll(live)], c, one);
-  c = _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c);  // covered items, secondary ones: none
+  return _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c);
+}
+
+void tiny_counts(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                 std::uint8_t* out) {
+  _mm512_storeu_si512(out, tiny_sum(imask, live, open));
+}
+
+std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                          std::uint32_t* best) {
+  const __m512i c = tiny_sum(imask, live, open);
   const __m256i h = _mm256_min_epu8(_mm512_maskz_extracti64x4_epi64(0xF, c, 0),
                                     _mm512_maskz_extracti64x4_epi64(0xF, c, 1));
   __m128i m8 = _mm_min_epu8(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
@@ -2038,14 +2044,6 @@ void tiny_list(const std::uint64_t* imask, const std::uint64_t* live, const std:
         _mm512_mask_i32gather_epi64(
             _mm512_setzero_si512(), static_cast<__mmask8>(a - k >= 8 ? 0xFF : (1u << (a - k)) - 1),
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(glob + k)), imask, 8));
-}
-
-void tiny_counts(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
-                 std::uint8_t* out) {
-  __m512i c = _mm512_setzero_si512();
-  const __m512i one = _mm512_set1_epi8(1);
-  for (; live; live &= live - 1) c = _mm512_mask_add_epi8(c, imask[__builtin_ctzll(live)], c, one);
-  _mm512_storeu_si512(out, _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c));
 }
 
 std::uint64_t tiny_row(const std::uint64_t* imask, std::uint32_t n, std::uint64_t bits) {
