@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,18 +26,21 @@ using cubex::Solver;
 
 namespace {
 
-// Tiny tables on or off, and the AVX-512 loops on or off, for the engines built in scope. The
-// random matrices below have short columns, where the bitset backend would prune (a smaller
-// tree than dancing links'): pruning is off in scope, so that the plain tree is compared.
+// Tiny tables on or off, the AVX-512 loops on or off, and the tiny tables' own loop
+// (BitsetEngine::tiny_run) on or off, for the engines built and run in scope. The random
+// matrices below have short columns, where the bitset backend would prune (a smaller tree than
+// dancing links'): pruning is off in scope, so that the plain tree is compared.
 struct TinyMode {
-  TinyMode(bool tiny, bool avx512) {
+  TinyMode(bool tiny, bool avx512, bool run = true) {
     cubex::detail::g_bitset_tiny = tiny;
     cubex::detail::g_bitset_avx512 = avx512;
+    cubex::detail::g_bitset_tiny_run = run;
     cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff;
   }
   ~TinyMode() {
     cubex::detail::g_bitset_tiny = true;
     cubex::detail::g_bitset_avx512 = true;
+    cubex::detail::g_bitset_tiny_run = true;
     cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
   }
 };
@@ -119,12 +123,16 @@ TEST(Tiny, RandomMatricesWalkTheLinksTree) {
     EXPECT_EQ(plain.solutions, links.solutions) << "trial " << trial;
     EXPECT_EQ(plain.st.nodes, links.st.nodes) << "trial " << trial;
     for (const bool avx512 : {true, false}) {
-      TinyMode on(true, avx512);
-      const Walk tiny = walk(p, Backend::kBitset);
-      EXPECT_EQ(tiny.solutions, links.solutions) << "trial " << trial << " avx512 " << avx512;
-      EXPECT_EQ(tiny.st.nodes, links.st.nodes) << "trial " << trial << " avx512 " << avx512;
-      // A narrowed node's children cost one word each: fewer words rewritten.
-      if (avx512 && tiny.st.updates < plain.st.updates) ++narrowed;
+      for (const bool run : {true, false}) {
+        TinyMode on(true, avx512, run);
+        const Walk tiny = walk(p, Backend::kBitset);
+        const std::string mode =
+            std::string(avx512 ? " avx512" : " scalar") + (run ? " tiny_run" : " search");
+        EXPECT_EQ(tiny.solutions, links.solutions) << "trial " << trial << mode;
+        EXPECT_EQ(tiny.st.nodes, links.st.nodes) << "trial " << trial << mode;
+        // A narrowed node's children cost one word each: fewer words rewritten.
+        if (avx512 && run && tiny.st.updates < plain.st.updates) ++narrowed;
+      }
     }
     // The MRV choice by popcounts (the matrices above keep counts: short columns).
     {
@@ -166,6 +174,115 @@ TEST(Tiny, PrunedTreesAreTheSame) {
     EXPECT_EQ(wide.solutions.size(), walk(p, Backend::kLinks).solutions.size()) << trial;
   }
   EXPECT_GT(narrowed, 100);
+}
+
+namespace {
+
+// The paths of the nodes at depth 1..depth of p's tree (the frontier of depth-limited runs).
+std::vector<cubex::TreePath> paths_to(const Problem& p, std::uint32_t depth) {
+  std::vector<cubex::TreePath> out;
+  auto engine = cubex::detail::make_engine(p, Backend::kLinks);
+  cubex::detail::Control ctl;
+  ctl.ctx = &out;
+  ctl.frontier = [](void* ctx, cubex::TreePath&& path) {
+    static_cast<std::vector<cubex::TreePath>*>(ctx)->push_back(std::move(path));
+  };
+  std::atomic<std::uint32_t> signal{0};
+  ctl.signal = &signal;
+  for (std::uint32_t d = 1; d <= depth; ++d)
+    engine->run(cubex::TreeSpan{}, d, nullptr, cubex::SolveLimits{}, &ctl);
+  return out;
+}
+
+// A run that gives work away at every chance (kHungry set again after each gift) and searches
+// what it gave the same way: its counts and those of everything given, with the spans given.
+struct Giving {
+  std::vector<cubex::TreeSpan> given;
+  std::atomic<std::uint32_t> signal{cubex::detail::Control::kHungry};
+};
+
+cubex::SolveStats run_giving(cubex::detail::Engine& e, const cubex::TreeSpan& span,
+                             std::uint64_t& gifts) {
+  Giving g;
+  cubex::detail::Control ctl;
+  ctl.signal = &g.signal;
+  ctl.ctx = &g;
+  ctl.give = [](void* ctx, cubex::TreeSpan&& s) {
+    auto* gv = static_cast<Giving*>(ctx);
+    gv->given.push_back(std::move(s));
+    gv->signal.store(cubex::detail::Control::kHungry);
+    return true;
+  };
+  cubex::SolveStats st = e.run(span, 0, nullptr, {}, &ctl).st;
+  gifts += g.given.size();
+  for (const cubex::TreeSpan& s : g.given) {
+    const cubex::SolveStats d = run_giving(e, s, gifts);
+    st.solutions += d.solutions;
+    st.nodes += d.nodes;
+  }
+  return st;
+}
+
+}  // namespace
+
+// The tiny tables' own loop (tiny_run) stops, resumes and gives work away as the general loop
+// does: spans cut at random paths, each searched whole, in pieces of 1 to 7 nodes (stopped by
+// max_nodes and resumed from RunResult::rest) and by a run that gives work away at every 64th
+// node, all count the nodes and solutions of the general loop, and the spans add up to the tree.
+TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
+  std::mt19937 rng(2711);
+  std::uint64_t deep_stops = 0, gifts = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Problem p = random_problem(rng);
+    const auto whole = Solver(p, Backend::kLinks).count();
+    std::vector<cubex::TreePath> paths = paths_to(p, 5);
+    std::shuffle(paths.begin(), paths.end(), rng);
+    paths.resize(std::min<std::size_t>(paths.size(), 1 + rng() % 6));
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    paths.insert(paths.begin(), cubex::TreePath{});
+    std::uint64_t sol = 0, nodes = 0;
+    for (std::size_t k = 0; k < paths.size(); ++k) {
+      cubex::TreeSpan s;
+      s.begin = paths[k];
+      if (k + 1 < paths.size()) s.end = paths[k + 1], s.to_end = false;
+      cubex::SolveStats general;
+      {
+        TinyMode loop_off(true, true, false);
+        general =
+            cubex::detail::make_engine(p, Backend::kBitset)->run(s, 0, nullptr, {}, nullptr).st;
+      }
+      TinyMode on(true, true, true);
+      auto e = cubex::detail::make_engine(p, Backend::kBitset);
+      const auto st = e->run(s, 0, nullptr, {}, nullptr).st;
+      ASSERT_EQ(st.nodes, general.nodes) << "trial " << trial << " span " << k;
+      ASSERT_EQ(st.solutions, general.solutions) << "trial " << trial << " span " << k;
+      sol += st.solutions;
+      nodes += st.nodes;
+      cubex::SolveLimits lim;
+      cubex::TreeSpan piece = s;
+      std::uint64_t psol = 0, pnodes = 0;
+      for (int guard = 0; guard < 1000000; ++guard) {
+        lim.max_nodes = 1 + rng() % 7;
+        const auto r = e->run(piece, 0, nullptr, lim, nullptr);
+        psol += r.st.solutions;
+        pnodes += r.st.nodes;
+        if (r.st.complete) break;
+        ASSERT_TRUE(r.has_rest);
+        deep_stops += r.rest.size() >= 3;  // (below the root's wide tables, mostly)
+        piece.begin = r.rest;
+      }
+      EXPECT_EQ(psol, st.solutions) << "trial " << trial << " span " << k;
+      EXPECT_EQ(pnodes, st.nodes) << "trial " << trial << " span " << k;
+      const auto g = run_giving(*e, s, gifts);
+      EXPECT_EQ(g.solutions, st.solutions) << "trial " << trial << " span " << k;
+      EXPECT_EQ(g.nodes, st.nodes) << "trial " << trial << " span " << k;
+    }
+    EXPECT_EQ(sol, whole.solutions) << "trial " << trial;
+    EXPECT_EQ(nodes, whole.nodes) << "trial " << trial;
+  }
+  EXPECT_GT(deep_stops, 1000u);
+  EXPECT_GT(gifts, 100u);
 }
 
 TEST(Tiny, SomaInSpansAndThreads) {

@@ -61,6 +61,7 @@ bool g_bitset_avx2_rows = true;
 std::uint32_t g_bitset_compact_words = 16;
 bool g_bitset_list_bits = true;
 bool g_bitset_tiny = true;
+bool g_bitset_tiny_run = true;
 BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
 
 namespace {
@@ -1554,6 +1555,66 @@ class BitsetEngine final : public Engine {
     return true;
   }
 
+  // The subtree of the node at `level` (entered and counted, its tables tiny, the plain tree, not
+  // replaying, no depth limit) in one loop: search()'s steps for tiny tables, inlined. The same
+  // tree, frames, checks and visits, so spans, donations, limits and stops work as there. True
+  // when the run must stop (the rest is set); false when the subtree is done.
+  bool tiny_run(const std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
+                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
+    const Tables& T = *tl_[top];
+    const std::uint64_t* imask = T.imask.data();
+    const std::size_t S = stride_, P = T.pwords;
+    SolveStats& st = r.st;
+    std::uint32_t level = top;
+    std::uint64_t live = live_[level * S], open = open_[level * P];
+    auto remaining_fn = [&](std::int64_t l) { return remaining(l); };
+  branch : {
+    std::uint32_t best;
+    const std::uint32_t i = T.tiny_choose(imask, live, open, &best);
+    if (best == 0) goto backup;
+    Frame& f = frame_[level];
+    f.item = i;
+    f.p = 0;
+    f.bits = live & T.row(i);
+    f.kids = best;
+    cur.bound(frame_.data(), level);
+    f.sib = UINT32_MAX;  // incremented to 0 by the first child
+    live_[level * S] = live;
+    open_[level * P] = open;
+    nzc_[level] = 1;
+  }
+  try_next : {
+    Frame& f = frame_[level];
+    const std::uint32_t sib = f.sib + 1;  // (wraps to 0 for the first child)
+    if (sib >= f.end || !f.bits) goto backup;
+    f.sib = sib;
+    const auto x = static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
+    f.bits &= f.bits - 1;
+    chosen_[level] = x;
+    open &= ~imask[x];
+    if (open) {
+      live &= ~T.conflict_of(x);
+      ++updates_;
+    }
+    ++level;
+    tl_[level] = &T;
+  }
+    // enter:
+    if (cur.stop_before_node(frame_.data(), level, ctl, poll, limits, r, remaining_fn)) return true;
+    ++st.nodes;
+    if (open) goto branch;
+    ++st.solutions;
+    if (SpanCursor::stop_after_solution(frame_.data(), level, !visit || report(*visit, level),
+                                        limits, r))
+      return true;
+  backup:
+    if (level == top) return false;
+    --level;
+    live = live_[level * S];
+    open = open_[level * P];
+    goto try_next;
+  }
+
   RunResult search(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
                    const SolveLimits& limits, const Control* ctl) {
     const Tables& t = *t_;
@@ -1621,6 +1682,10 @@ class BitsetEngine final : public Engine {
   branch : {
     std::uint32_t best;
     if (tiny_ && !tl_[level]->tiny) narrow_tiny(level);
+    if (tl_[level]->tiny && !t.prune && !replay && limit == UINT32_MAX && g_bitset_tiny_run) {
+      if (tiny_run(level, cur, visit, limits, ctl, poll, r)) goto done;
+      goto backup;
+    }
     const std::uint32_t i = choose(level, best);
     if (best == 0) goto backup;
     if (t.prune && tl_[level] == &t && t.words >= compact_words_) compact(level);
@@ -1988,12 +2053,21 @@ std::uint32_t choose_dense(const std::uint64_t* live, const std::uint64_t* dense
   return chosen;
 }
 
+// Byte lane i holds i.
+inline __m512i iota8() {
+  return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45,
+                         44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26,
+                         25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+                         5, 4, 3, 2, 1, 0);
+}
+
 // The 64 items' counts over the options of `live` in byte lanes, 0xFF outside `open` (covered
 // items, secondary ones).
 inline __m512i tiny_sum(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open) {
   __m512i c = _mm512_setzero_si512();
   const __m512i one = _mm512_set1_epi8(1);
-  for (; live; live &= live - 1) c = _mm512_mask_add_epi8(c, imask[__builtin_ctzll(live)], c, one);
+  for (; live; live &= live - 1)  // (a zero-masked move, off the chain of adds)
+    c = _mm512_add_epi8(c, _mm512_maskz_mov_epi8(imask[__builtin_ctzll(live)], one));
   return _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c);
 }
 
@@ -2004,24 +2078,23 @@ void tiny_counts(const std::uint64_t* imask, std::uint64_t live, std::uint64_t o
 
 std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
                           std::uint32_t* best) {
+  // Each lane's count and item as one 16-bit key, count * 256 + item: the smallest key is the
+  // first item with the fewest options (the lanes' order within the key vectors does not matter).
   const __m512i c = tiny_sum(imask, live, open);
-  const __m256i h = _mm256_min_epu8(_mm512_maskz_extracti64x4_epi64(0xF, c, 0),
-                                    _mm512_maskz_extracti64x4_epi64(0xF, c, 1));
-  __m128i m8 = _mm_min_epu8(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-  m8 = _mm_min_epu8(m8, _mm_srli_epi16(m8, 8));
-  m8 = _mm_minpos_epu16(_mm_and_si128(m8, _mm_set1_epi16(0xFF)));
-  const auto b = static_cast<std::uint32_t>(_mm_extract_epi16(m8, 0));
-  *best = b;
-  const std::uint64_t eq = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8(static_cast<char>(b)));
-  return static_cast<std::uint32_t>(__builtin_ctzll(eq));
+  const __m512i k =
+      _mm512_min_epu16(_mm512_unpacklo_epi8(iota8(), c), _mm512_unpackhi_epi8(iota8(), c));
+  const __m256i h = _mm256_min_epu16(_mm512_maskz_extracti64x4_epi64(0xF, k, 0),
+                                     _mm512_maskz_extracti64x4_epi64(0xF, k, 1));
+  const __m128i q =
+      _mm_minpos_epu16(_mm_min_epu16(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+  const auto key = static_cast<std::uint32_t>(_mm_extract_epi16(q, 0));
+  *best = key >> 8;
+  return key & 0xFF;
 }
 
 void tiny_list(const std::uint64_t* imask, const std::uint64_t* live, const std::uint32_t* nz,
                std::uint32_t nzc, std::uint32_t* glob, std::uint64_t* masks) {
-  const __m512i iota = _mm512_set_epi8(
-      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
-      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
-      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i iota = iota8();
   alignas(64) std::uint8_t pos[64];
   std::uint32_t a = 0;
   for (std::uint32_t q = 0; q < nzc; ++q) {  // the positions of a word's bits, as bytes

@@ -100,6 +100,9 @@ extern bool g_bitset_list_bits;
 // a node with at most 64 of them into one word, each option a mask of its items (tiny tables);
 // false: it does not (tests compare the two).
 extern bool g_bitset_tiny;
+// Below such a node the plain tree runs in a loop of its own (BitsetEngine::tiny_run); false: in
+// the general loop (tests compare the two).
+extern bool g_bitset_tiny_run;
 // Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
 // (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
 // node, or on for any problem to test it on small random ones.
