@@ -1,8 +1,10 @@
-// The plain tree's tiny tables (bitset.cpp, BitsetEngine::narrow_tiny): below a node with at most
-// 64 live options, in a problem with at most 64 items and no colours, the options are renumbered
-// into one word and each is a mask of its items. The tree must not change: the same nodes and
-// the same solutions in the same order as dancing links and as the engine without tiny tables,
-// with AVX-512 and without, in one run, in spans and on several threads.
+// The plain tree of problems with at most 64 items and no colours: the tiny tables (bitset.cpp,
+// BitsetEngine::narrow_tiny: below a node with at most 64 live options, the options renumbered
+// into one word, each a mask of its items) and the mask lists that take their place where the
+// option numbers fit above the items' bits (each level's live options as a list of masks). The
+// tree must not change: the same nodes and the same solutions in the same order as dancing
+// links and as the engine without them, with AVX-512 and without, in one run, in spans, in
+// pieces, on several threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,24 +28,33 @@ using cubex::Solver;
 
 namespace {
 
-// Tiny tables on or off, the AVX-512 loops on or off, and the tiny tables' own loop
-// (BitsetEngine::tiny_run) on or off, for the engines built and run in scope. The random
-// matrices below have short columns, where the bitset backend would prune (a smaller tree than
-// dancing links'): pruning is off in scope, so that the plain tree is compared.
+// Tiny tables on or off, the AVX-512 loops on or off, the own loop of the tiny tables and of the
+// mask lists (BitsetEngine::tiny_run, list_run) on or off, and mask lists on or off (off unless
+// asked: they take the place of the tiny tables), for the engines built and run in scope. The
+// random matrices below have short columns, where the bitset backend would prune (a smaller
+// tree than dancing links'): pruning is off in scope, so that the plain tree is compared.
 struct TinyMode {
-  TinyMode(bool tiny, bool avx512, bool run = true) {
+  TinyMode(bool tiny, bool avx512, bool run = true, bool lists = false) {
     cubex::detail::g_bitset_tiny = tiny;
     cubex::detail::g_bitset_avx512 = avx512;
     cubex::detail::g_bitset_tiny_run = run;
+    cubex::detail::g_bitset_lists = lists;
     cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff;
   }
   ~TinyMode() {
     cubex::detail::g_bitset_tiny = true;
     cubex::detail::g_bitset_avx512 = true;
     cubex::detail::g_bitset_tiny_run = true;
+    cubex::detail::g_bitset_lists = true;
     cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
   }
 };
+
+// What a mode is called in a failure's message.
+std::string mode_name(bool avx512, bool run, bool lists) {
+  return std::string(lists ? " lists" : " tiny") + (avx512 ? " avx512" : " scalar") +
+         (run ? " own loop" : " search loop");
+}
 
 struct MrvScan {
   MrvScan() { cubex::detail::g_bitset_mrv = cubex::detail::BitsetMrv::kScan; }
@@ -122,16 +133,17 @@ TEST(Tiny, RandomMatricesWalkTheLinksTree) {
     }
     EXPECT_EQ(plain.solutions, links.solutions) << "trial " << trial;
     EXPECT_EQ(plain.st.nodes, links.st.nodes) << "trial " << trial;
-    for (const bool avx512 : {true, false}) {
-      for (const bool run : {true, false}) {
-        TinyMode on(true, avx512, run);
-        const Walk tiny = walk(p, Backend::kBitset);
-        const std::string mode =
-            std::string(avx512 ? " avx512" : " scalar") + (run ? " tiny_run" : " search");
-        EXPECT_EQ(tiny.solutions, links.solutions) << "trial " << trial << mode;
-        EXPECT_EQ(tiny.st.nodes, links.st.nodes) << "trial " << trial << mode;
-        // A narrowed node's children cost one word each: fewer words rewritten.
-        if (avx512 && run && tiny.st.updates < plain.st.updates) ++narrowed;
+    for (const bool lists : {false, true}) {
+      for (const bool avx512 : {true, false}) {
+        for (const bool run : {true, false}) {
+          TinyMode on(true, avx512, run, lists);
+          const Walk tiny = walk(p, Backend::kBitset);
+          const std::string mode = mode_name(avx512, run, lists);
+          EXPECT_EQ(tiny.solutions, links.solutions) << "trial " << trial << mode;
+          EXPECT_EQ(tiny.st.nodes, links.st.nodes) << "trial " << trial << mode;
+          // A narrowed node's children cost one word each: fewer words rewritten.
+          if (!lists && avx512 && run && tiny.st.updates < plain.st.updates) ++narrowed;
+        }
       }
     }
     // The MRV choice by popcounts (the matrices above keep counts: short columns).
@@ -144,6 +156,46 @@ TEST(Tiny, RandomMatricesWalkTheLinksTree) {
     }
   }
   EXPECT_GT(narrowed, 150);  // (a matrix whose root has a dead end never narrows)
+}
+
+// Mask lists of more than 255 options count in 16-bit lanes (list_choose): few items, each met by
+// hundreds of options. The first solutions (a visitor stops the run) and the nodes to reach
+// them are those of dancing links, with AVX-512 and without.
+TEST(Tiny, LongMaskListsCountInWideLanes) {
+  std::mt19937 rng(1611);
+  for (int trial = 0; trial < 30; ++trial) {
+    Problem p;
+    const int n1 = 6 + static_cast<int>(rng() % 11);
+    std::vector<ItemId> prim;
+    for (int i = 0; i < n1; ++i) prim.push_back(p.add_primary("p" + std::to_string(i)));
+    const int m = 300 + static_cast<int>(rng() % 1200);
+    for (int o = 0; o < m; ++o) {
+      std::vector<ItemId> opt;
+      for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
+        const ItemId i = prim[rng() % prim.size()];
+        if (std::find(opt.begin(), opt.end(), i) == opt.end()) opt.push_back(i);
+      }
+      p.add_option(opt);
+    }
+    auto first = [&](Backend b) {
+      Walk w;
+      w.st = Solver(p, b).solve([&](std::span<const OptionId> s) {
+        w.solutions.emplace_back(s.begin(), s.end());
+        return w.solutions.size() < 300;
+      });
+      return w;
+    };
+    const Walk links = first(Backend::kLinks);
+    ASSERT_EQ(links.solutions.size(), 300u) << "trial " << trial;
+    for (const bool avx512 : {true, false}) {
+      TinyMode on(true, avx512, true, true);
+      const Walk lists = first(Backend::kBitset);
+      EXPECT_EQ(lists.solutions, links.solutions)
+          << "trial " << trial << mode_name(avx512, true, true);
+      EXPECT_EQ(lists.st.nodes, links.st.nodes)
+          << "trial " << trial << mode_name(avx512, true, true);
+    }
+  }
 }
 
 // Pruned trees (bitset.cpp, prune_tiny): the fixpoint and the choice on tiny tables are those of
@@ -232,7 +284,8 @@ cubex::SolveStats run_giving(cubex::detail::Engine& e, const cubex::TreeSpan& sp
 TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
   std::mt19937 rng(2711);
   std::uint64_t deep_stops = 0, gifts = 0;
-  for (int trial = 0; trial < 60; ++trial) {
+  for (int trial = 0; trial < 80; ++trial) {
+    const bool lists = trial % 2 == 1;  // (the mask lists' own loop, list_run, every other trial)
     const Problem p = random_problem(rng);
     const auto whole = Solver(p, Backend::kLinks).count();
     std::vector<cubex::TreePath> paths = paths_to(p, 5);
@@ -248,11 +301,11 @@ TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
       if (k + 1 < paths.size()) s.end = paths[k + 1], s.to_end = false;
       cubex::SolveStats general;
       {
-        TinyMode loop_off(true, true, false);
+        TinyMode loop_off(true, true, false, lists);
         general =
             cubex::detail::make_engine(p, Backend::kBitset)->run(s, 0, nullptr, {}, nullptr).st;
       }
-      TinyMode on(true, true, true);
+      TinyMode on(true, true, true, lists);
       auto e = cubex::detail::make_engine(p, Backend::kBitset);
       const auto st = e->run(s, 0, nullptr, {}, nullptr).st;
       ASSERT_EQ(st.nodes, general.nodes) << "trial " << trial << " span " << k;
@@ -292,15 +345,21 @@ TEST(Tiny, SomaInSpansAndThreads) {
     TinyMode off(false, true);
     plain = Solver(p, Backend::kBitset).count();
   }
-  const auto tiny = Solver(p, Backend::kBitset).count();
   EXPECT_EQ(plain.solutions, 11520u);
-  EXPECT_EQ(tiny.solutions, 11520u);
-  EXPECT_EQ(tiny.nodes, plain.nodes);
-  EXPECT_LT(tiny.updates, plain.updates);
-  cubex::test::expect_spans_and_threads_count(p, 11520u, tiny.nodes);
+  for (const bool lists : {false, true}) {
+    TinyMode on(true, true, true, lists);
+    const auto tiny = Solver(p, Backend::kBitset).count();
+    EXPECT_EQ(tiny.solutions, 11520u) << mode_name(true, true, lists);
+    EXPECT_EQ(tiny.nodes, plain.nodes) << mode_name(true, true, lists);
+    if (!lists) {  // (a list rewrites more words: one per option)
+      EXPECT_LT(tiny.updates, plain.updates);
+    }
+    cubex::test::expect_spans_and_threads_count(p, 11520u, tiny.nodes);
+  }
 }
 
-// A visitor that stops, and a limit on the solutions, stop inside tiny tables as elsewhere.
+// A visitor that stops, and a limit on the solutions, stop inside tiny tables and mask lists as
+// elsewhere.
 TEST(Tiny, StopsWhereTheVisitorOrALimitSays) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("soma.dlx")).problem;
   std::vector<std::vector<OptionId>> first;
@@ -311,17 +370,20 @@ TEST(Tiny, StopsWhereTheVisitorOrALimitSays) {
       return first.size() < 100;
     });
   }
-  std::vector<std::vector<OptionId>> seen;
-  const auto st = Solver(p, Backend::kBitset).solve([&](std::span<const OptionId> s) {
-    seen.emplace_back(s.begin(), s.end());
-    return seen.size() < 100;
-  });
-  EXPECT_FALSE(st.complete);
-  EXPECT_EQ(seen, first);
-  cubex::SolveLimits lim;
-  lim.max_solutions = 37;
-  const auto capped =
-      Solver(p, Backend::kBitset).solve([&](std::span<const OptionId>) { return true; }, lim);
-  EXPECT_EQ(capped.solutions, 37u);
-  EXPECT_FALSE(capped.complete);
+  for (const bool lists : {false, true}) {
+    TinyMode on(true, true, true, lists);
+    std::vector<std::vector<OptionId>> seen;
+    const auto st = Solver(p, Backend::kBitset).solve([&](std::span<const OptionId> s) {
+      seen.emplace_back(s.begin(), s.end());
+      return seen.size() < 100;
+    });
+    EXPECT_FALSE(st.complete);
+    EXPECT_EQ(seen, first) << mode_name(true, true, lists);
+    cubex::SolveLimits lim;
+    lim.max_solutions = 37;
+    const auto capped =
+        Solver(p, Backend::kBitset).solve([&](std::span<const OptionId>) { return true; }, lim);
+    EXPECT_EQ(capped.solutions, 37u);
+    EXPECT_FALSE(capped.complete);
+  }
 }

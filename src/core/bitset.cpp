@@ -34,6 +34,7 @@
 #include <immintrin.h>
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <unordered_map>
@@ -62,13 +63,17 @@ std::uint32_t g_bitset_compact_words = 16;
 bool g_bitset_list_bits = true;
 bool g_bitset_tiny = true;
 bool g_bitset_tiny_run = true;
+bool g_bitset_lists = true;
 BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
 
 namespace {
 
 constexpr std::uint32_t kLong = 0x80000000u;    // Tables::lane: the item counts in a 16-bit lane
 constexpr std::uint32_t kNoLane = 0x7FFFFFFFu;  // Tables::lane: no count (narrowed: covered)
-constexpr std::uint32_t kPruneBelow = 16;       // Tables::prune, when it applies
+// Mask lists (BitsetEngine::lists_) for problems of at most this many options: each level keeps
+// a list of its live options' masks (8 bytes an option).
+constexpr std::uint32_t kListMax = 8192;
+constexpr std::uint32_t kPruneBelow = 16;  // Tables::prune, when it applies
 // (conflict_all's AVX-512 listing takes up to 16 options of a word at a time: an item checked
 // with more live options would lose some of them, as a scratch build with 24 showed.)
 static_assert(kPruneBelow <= 16, "conflict_all lists at most 16 options per word");
@@ -135,6 +140,21 @@ using TinyListFn = void (*)(const std::uint64_t* imask, const std::uint64_t* liv
                             const std::uint32_t* nz, std::uint32_t nzc, std::uint32_t* glob,
                             std::uint64_t* masks);
 TinyListFn tiny_list_for(bool avx512);
+// Mask lists (BitsetEngine: the plain tree of a problem of at most 64 items without colours, whose
+// option numbers fit the bits above its items): a node's live options as a list of their masks,
+// option o as its items' bits and o << shift. choose(): the first item of `open` with the fewest
+// options of the n in `list` (*best: their number). filter(): out = the options of `list` that
+// meet no item of x (x: items only), in order; returns how many, and in *any the items they meet.
+using ListChooseFn = std::uint32_t (*)(const std::uint64_t* list, std::uint32_t n,
+                                       std::uint64_t open, std::uint32_t* best);
+using ListFilterFn = std::uint32_t (*)(const std::uint64_t* list, std::uint32_t n, std::uint64_t x,
+                                       std::uint64_t* out, std::uint64_t* any);
+// row(): the bits of out (whole words) = the options of `list` that meet item i.
+using ListRowFn = void (*)(const std::uint64_t* list, std::uint32_t n, std::uint32_t i,
+                           std::uint64_t* out);
+ListChooseFn list_choose_for(bool avx512);
+ListFilterFn list_filter_for(bool avx512);
+ListRowFn list_row_for(bool avx512);
 // descend_live's bitsets with AVX-512 for rows of at most 16 vectors: dst = src less the k rows
 // of dense listed in kills, every word written; the indices of its non-zero words into nz1
 // (room for 8 more); returns how many.
@@ -170,6 +190,45 @@ std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live,
   std::uint8_t count[64];
   tiny_counts_scalar(imask, live, open, count);
   return tiny_fewest(count, open, best);
+}
+
+// Mask lists on CPUs without AVX-512 (see ListChooseFn).
+std::uint32_t list_choose_scalar(const std::uint64_t* list, std::uint32_t n, std::uint64_t open,
+                                 std::uint32_t* best) {
+  std::uint32_t count[64] = {};
+  for (std::uint32_t a = 0; a < n; ++a)
+    for (std::uint64_t b = list[a] & open; b; b &= b - 1) ++count[__builtin_ctzll(b)];
+  std::uint32_t chosen = 0;
+  *best = UINT32_MAX;
+  for (; open; open &= open - 1) {
+    const auto i = static_cast<std::uint32_t>(__builtin_ctzll(open));
+    if (count[i] < *best) *best = count[i], chosen = i;
+  }
+  return chosen;
+}
+
+std::uint32_t list_filter_scalar(const std::uint64_t* list, std::uint32_t n, std::uint64_t x,
+                                 std::uint64_t* out, std::uint64_t* any) {
+  std::uint32_t c = 0;
+  std::uint64_t u = 0;
+  for (std::uint32_t a = 0; a < n; ++a) {
+    const std::uint64_t m = list[a];
+    out[c] = m;
+    c += (m & x) == 0;
+    u |= (m & x) == 0 ? m : 0;
+  }
+  *any = u;
+  return c;
+}
+
+void list_row_scalar(const std::uint64_t* list, std::uint32_t n, std::uint32_t i,
+                     std::uint64_t* out) {
+  for (std::uint32_t w = 0; w * 64 < n; ++w) {
+    std::uint64_t r = 0;
+    for (std::uint32_t a = w * 64, e = std::min(n, a + 64); a < e; ++a)
+      r |= (list[a] >> i & 1) << (a - w * 64);
+    out[w] = r;
+  }
 }
 
 std::uint64_t tiny_row_scalar(const std::uint64_t* imask, std::uint32_t n, std::uint64_t bits) {
@@ -377,6 +436,14 @@ struct Tables {
   TinyRowFn tiny_row = nullptr;
   TinyCountsFn tiny_counts = nullptr;
   TinyListFn tiny_list = nullptr;
+  // Mask lists (BitsetEngine::lists_), where the option numbers fit above the items' bits:
+  // lmask[o] = imask[o] | o << lshift, the root's list.
+  std::vector<std::uint64_t> lmask;
+  std::uint32_t lshift = 0;
+  std::uint64_t litems = 0;  // the items' bits
+  ListChooseFn list_choose = nullptr;
+  ListFilterFn list_filter = nullptr;
+  ListRowFn list_row = nullptr;
   bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
   bool avx2_rows = false;
   bool list_bits = false;  // g_bitset_list_bits when built
@@ -699,6 +766,16 @@ struct Tables {
       tiny_row = tiny_row_for(avx512);
       tiny_counts = tiny_counts_for(avx512);
       tiny_list = tiny_list_for(avx512);
+      const auto id_bits = static_cast<std::uint32_t>(std::bit_width(std::uint32_t{m - 1}));
+      if (m > 0 && m <= kListMax && items + id_bits <= 64) {
+        lshift = items;
+        litems = items == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << items) - 1;
+        lmask.resize(std::size_t{m});
+        for (OptionId o = 0; o < m; ++o) lmask[o] = imask[o] | std::uint64_t{o} << lshift;
+        list_choose = list_choose_for(avx512);
+        list_filter = list_filter_for(avx512);
+        list_row = list_row_for(avx512);
+      }
     }
   }
 
@@ -778,6 +855,16 @@ class BitsetEngine final : public Engine {
     }
     incremental_ = t_->incremental;
     tiny_ = g_bitset_tiny && t_->words > 1 && !t_->imask.empty();
+    lists_ = g_bitset_lists && !t_->prune && !t_->lmask.empty();
+    if (lists_) {
+      tiny_ = false;
+      lstride_ = (t_->m + 8 + 7) / 8 * 8;  // (list_filter stores whole vectors)
+      list_.assign(levels * lstride_, 0);
+      listn_.assign(levels, 0);
+      ldead_.assign(levels, 0);
+      rwords_ = (t_->m + 63) / 64;
+      rows_.assign(levels * rwords_, 0);
+    }
     open_.assign(levels * t_->pwords, 0);
     stride_ = t_->words;
     compact_words_ = g_bitset_compact_words;
@@ -821,6 +908,11 @@ class BitsetEngine final : public Engine {
     const std::size_t W = t.words;
     const Frame& f = frame_[L];
     std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcountll(f.bits));
+    if (lists_) {
+      for (std::uint32_t q = f.p + 1; q * 64 < listn_[L]; ++q)
+        n += static_cast<std::uint32_t>(__builtin_popcountll(rows_[L * rwords_ + q]));
+      return n;
+    }
     for (std::uint32_t q = f.p + 1; q < nzc_[L]; ++q) {
       const std::uint32_t w = nz_[L * S + q];
       n += static_cast<std::uint32_t>(
@@ -832,6 +924,11 @@ class BitsetEngine final : public Engine {
   // The primary item with the fewest live options at `level`; `best` gets their number.
   std::uint32_t choose(std::uint32_t level, std::uint32_t& best) {
     const Tables& t = *tl_[level];
+    if (lists_) {
+      if (ldead_[level]) return best = 0;
+      return t.list_choose(list_.data() + std::size_t{level} * lstride_, listn_[level],
+                           open_[level], &best);
+    }
     if (t.tiny && t.prune) return prune_tiny(level, best);
     if (t.tiny) {
       const std::uint32_t i =
@@ -1237,6 +1334,9 @@ class BitsetEngine final : public Engine {
   // How many primary items option x of `level` has.
   std::uint32_t prims(std::uint32_t level, std::uint32_t x) const {
     const Tables& t = *tl_[level];
+    if (lists_)
+      return static_cast<std::uint32_t>(
+          __builtin_popcountll(list_[std::size_t{level} * lstride_ + x] & open_[level]));
     if (t.tiny) return static_cast<std::uint32_t>(__builtin_popcountll(t.imask[x] & open_[level]));
     return t.prim_start[x + 1] - t.prim_start[x];
   }
@@ -1301,7 +1401,13 @@ class BitsetEngine final : public Engine {
   // would rewrite every live word once per child: quadratic.
   void descend_open(std::uint32_t level, std::uint32_t x) {
     tl_[level + 1] = tl_[level];  // the child's options are numbered as its parent's
-    if (tl_[level]->tiny) {       // (one word of primary items; x's are open, the others are not)
+    if (lists_) {                 // (x's open items: its item bits less the covered ones)
+      const std::uint64_t o = open_[level], xs = list_[std::size_t{level} * lstride_ + x] & o;
+      open_[level + 1] = o & ~xs;
+      open_n_[level + 1] = open_n_[level] - static_cast<std::uint32_t>(__builtin_popcountll(xs));
+      return;
+    }
+    if (tl_[level]->tiny) {  // (one word of primary items; x's are open, the others are not)
       const std::uint64_t o = open_[level], xs = tl_[level]->imask[x] & o;
       open_[level + 1] = o & ~xs;
       open_n_[level + 1] = open_n_[level] - static_cast<std::uint32_t>(__builtin_popcountll(xs));
@@ -1324,9 +1430,23 @@ class BitsetEngine final : public Engine {
     }
   }
 
+  // Mask lists: the list of level `level + 1` (open: its open items), x chosen at `level`.
+  void list_down(std::uint32_t level, std::uint32_t x, std::uint64_t open) {
+    std::uint64_t* src = list_.data() + std::size_t{level} * lstride_;
+    std::uint64_t any;
+    listn_[level + 1] =
+        t_->list_filter(src, listn_[level], src[x] & t_->litems, src + lstride_, &any);
+    ldead_[level + 1] = (open & ~any) != 0;
+    updates_ += listn_[level + 1];  // (the words of the new list)
+  }
+
   // The live options (and their counts) of level `level + 1`, x chosen at `level`.
   void descend_live(std::uint32_t level, std::uint32_t x) {
     const Tables& t = *tl_[level];
+    if (lists_) {
+      list_down(level, x, open_[level + 1]);
+      return;
+    }
     const std::size_t W = t.words, S = stride_;
     const std::uint64_t* src = live_.data() + (level * S);
     std::uint64_t* dst = live_.data() + ((level + 1) * S);
@@ -1518,6 +1638,15 @@ class BitsetEngine final : public Engine {
   // Moves frame `level` to its next candidate; false when there is none.
   bool next(std::uint32_t level, std::uint32_t& x) {
     Frame& f = frame_[level];
+    if (lists_) {
+      while (f.bits == 0) {
+        if (++f.p * 64 >= listn_[level]) return false;
+        f.bits = rows_[std::size_t{level} * rwords_ + f.p];
+      }
+      x = f.p * 64 + static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
+      f.bits &= f.bits - 1;
+      return true;
+    }
     const Tables& t = *tl_[level];
     const std::size_t W = t.words, S = stride_;
     while (f.bits == 0) {
@@ -1532,6 +1661,15 @@ class BitsetEngine final : public Engine {
 
   void start_frame(std::uint32_t level, std::uint32_t item) {
     Frame& f = frame_[level];
+    if (lists_) {
+      std::uint64_t* row = rows_.data() + std::size_t{level} * rwords_;
+      t_->list_row(list_.data() + std::size_t{level} * lstride_, listn_[level], item, row);
+      f.item = item;
+      f.p = 0;
+      f.bits = row[0];
+      f.sib = 0;
+      return;
+    }
     const std::size_t W = tl_[level]->words, S = stride_;
     f.item = item;
     f.p = 0;
@@ -1543,8 +1681,9 @@ class BitsetEngine final : public Engine {
 
   bool report(SolutionVisitor& visit, std::uint32_t level) {
     for (std::uint32_t l = 0; l < level; ++l)
-      out_[l] =
-          tl_[l]->tiny ? tl_[l]->base->order[tl_[l]->glob[chosen_[l]]] : tl_[l]->order[chosen_[l]];
+      out_[l] = lists_ ? t_->order[list_[std::size_t{l} * lstride_ + chosen_[l]] >> t_->lshift]
+                : tl_[l]->tiny ? tl_[l]->base->order[tl_[l]->glob[chosen_[l]]]
+                               : tl_[l]->order[chosen_[l]];
     return visit(std::span<const OptionId>(out_.data(), level));
   }
 
@@ -1615,6 +1754,52 @@ class BitsetEngine final : public Engine {
     goto try_next;
   }
 
+  // tiny_run() for mask lists: the subtree of the node at `level` (entered and counted, not
+  // replaying, no depth limit), the same tree, frames, checks and visits as search()'s.
+  bool list_run(const std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
+                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
+    const Tables& T = *t_;
+    SolveStats& st = r.st;
+    std::uint32_t level = top;
+    std::uint64_t open = open_[level];
+    auto remaining_fn = [&](std::int64_t l) { return remaining(l); };
+  branch : {
+    if (ldead_[level]) goto backup;
+    std::uint32_t best;
+    const std::uint32_t i =
+        T.list_choose(list_.data() + std::size_t{level} * lstride_, listn_[level], open, &best);
+    start_frame(level, i);
+    frame_[level].kids = best;
+    cur.bound(frame_.data(), level);
+    frame_[level].sib = UINT32_MAX;  // incremented to 0 by the first child
+  }
+  try_next : {
+    Frame& f = frame_[level];
+    const std::uint32_t sib = f.sib + 1;  // (wraps to 0 for the first child)
+    std::uint32_t x;
+    if (sib >= f.end || !next(level, x)) goto backup;
+    f.sib = sib;
+    chosen_[level] = x;
+    open &= ~list_[std::size_t{level} * lstride_ + x];
+    open_[level + 1] = open;
+    if (open) list_down(level, x, open);
+    ++level;
+  }
+    // enter:
+    if (cur.stop_before_node(frame_.data(), level, ctl, poll, limits, r, remaining_fn)) return true;
+    ++st.nodes;
+    if (open) goto branch;
+    ++st.solutions;
+    if (SpanCursor::stop_after_solution(frame_.data(), level, !visit || report(*visit, level),
+                                        limits, r))
+      return true;
+  backup:
+    if (level == top) return false;
+    --level;
+    open = open_[level];
+    goto try_next;
+  }
+
   RunResult search(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
                    const SolveLimits& limits, const Control* ctl) {
     const Tables& t = *t_;
@@ -1647,6 +1832,11 @@ class BitsetEngine final : public Engine {
     std::fill_n(chk16_.begin(), t.prune ? t.s16 : 0, 0xFFFF);
     open_n_[0] = t.n1;
     if (t.n1 % 64) open_[t.pwords - 1] = (std::uint64_t{1} << (t.n1 % 64)) - 1;
+    if (lists_) {  // (every option, and whether an item has none)
+      std::uint64_t any;
+      listn_[0] = t.list_filter(t.lmask.data(), t.m, 0, list_.data(), &any);
+      ldead_[0] = (open_[0] & ~any) != 0;
+    }
 
     const std::span<const std::uint32_t> begin(span.begin);
     const std::uint32_t begin_len = static_cast<std::uint32_t>(begin.size());
@@ -1682,9 +1872,15 @@ class BitsetEngine final : public Engine {
   branch : {
     std::uint32_t best;
     if (tiny_ && !tl_[level]->tiny) narrow_tiny(level);
-    if (tl_[level]->tiny && !t.prune && !replay && limit == UINT32_MAX && g_bitset_tiny_run) {
-      if (tiny_run(level, cur, visit, limits, ctl, poll, r)) goto done;
-      goto backup;
+    if (!replay && limit == UINT32_MAX && g_bitset_tiny_run) {
+      if (lists_) {
+        if (list_run(level, cur, visit, limits, ctl, poll, r)) goto done;
+        goto backup;
+      }
+      if (tl_[level]->tiny && !t.prune) {
+        if (tiny_run(level, cur, visit, limits, ctl, poll, r)) goto done;
+        goto backup;
+      }
     }
     const std::uint32_t i = choose(level, best);
     if (best == 0) goto backup;
@@ -1745,7 +1941,16 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint8_t> lanes8_;  // (compact(): the counts in the new lanes)
   std::vector<std::uint16_t> lanes16_;
   bool incremental_ = false;
-  bool tiny_ = false;     // the search narrows to tiny tables (narrow_tiny)
+  bool tiny_ = false;  // the search narrows to tiny tables (narrow_tiny)
+  // Mask lists (the plain tree, Tables::lmask): each level's live options as a list of their
+  // masks (list_, lstride_ per level, listn_ of them), ldead_: an open item has none; rows_:
+  // the positions in its list of the options of the item a level branches on (rwords_ words).
+  bool lists_ = false;
+  std::vector<std::uint64_t> list_;
+  std::uint32_t lstride_ = 0, rwords_ = 0;
+  std::vector<std::uint32_t> listn_;
+  std::vector<std::uint8_t> ldead_;
+  std::vector<std::uint64_t> rows_;
   bool emptied_ = false;  // remove_listed: an open item has no option left
   std::vector<std::uint64_t> open_;
   std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check
@@ -2131,6 +2336,87 @@ std::uint64_t tiny_row(const std::uint64_t* imask, std::uint32_t n, std::uint64_
   return r;
 }
 
+// Mask lists with AVX-512 (see ListChooseFn). Up to 255 options, the counts in byte lanes and the
+// choice as tiny_choose's; more, in 16-bit lanes, 255 options at a time.
+std::uint32_t list_choose(const std::uint64_t* list, std::uint32_t n, std::uint64_t open,
+                          std::uint32_t* best) {
+  const __m512i one = _mm512_set1_epi8(1);
+  if (n <= 255) {
+    __m512i c = _mm512_setzero_si512();
+    for (std::uint32_t a = 0; a < n; ++a)  // (a zero-masked move, off the chain of adds)
+      c = _mm512_add_epi8(c, _mm512_maskz_mov_epi8(list[a], one));
+    c = _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c);
+    const __m512i k =
+        _mm512_min_epu16(_mm512_unpacklo_epi8(iota8(), c), _mm512_unpackhi_epi8(iota8(), c));
+    const __m256i h = _mm256_min_epu16(_mm512_maskz_extracti64x4_epi64(0xF, k, 0),
+                                       _mm512_maskz_extracti64x4_epi64(0xF, k, 1));
+    const __m128i q =
+        _mm_minpos_epu16(_mm_min_epu16(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+    const auto key = static_cast<std::uint32_t>(_mm_extract_epi16(q, 0));
+    *best = key >> 8;
+    return key & 0xFF;
+  }
+  __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();  // items 0-31, 32-63
+  for (std::uint32_t a = 0; a < n;) {
+    __m512i c = _mm512_setzero_si512();
+    for (const std::uint32_t e = std::min(n, a + 255); a < e; ++a)
+      c = _mm512_add_epi8(c, _mm512_maskz_mov_epi8(list[a], one));
+    lo = _mm512_add_epi16(
+        lo, _mm512_maskz_cvtepu8_epi16(~0u, _mm512_maskz_extracti64x4_epi64(0xF, c, 0)));
+    hi = _mm512_add_epi16(
+        hi, _mm512_maskz_cvtepu8_epi16(~0u, _mm512_maskz_extracti64x4_epi64(0xF, c, 1)));
+  }
+  const __m512i none = _mm512_set1_epi16(-1);
+  lo = _mm512_mask_mov_epi16(none, static_cast<__mmask32>(open), lo);
+  hi = _mm512_mask_mov_epi16(none, static_cast<__mmask32>(open >> 32), hi);
+  const __m512i m = _mm512_min_epu16(lo, hi);
+  const __m256i h = _mm256_min_epu16(_mm512_maskz_extracti64x4_epi64(0xF, m, 0),
+                                     _mm512_maskz_extracti64x4_epi64(0xF, m, 1));
+  const __m128i q =
+      _mm_minpos_epu16(_mm_min_epu16(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+  const auto b = static_cast<std::uint32_t>(_mm_extract_epi16(q, 0));
+  *best = b;
+  const __m512i want = _mm512_set1_epi16(static_cast<short>(b));
+  const std::uint64_t eq = std::uint64_t{_mm512_cmpeq_epi16_mask(lo, want)} |
+                           std::uint64_t{_mm512_cmpeq_epi16_mask(hi, want)} << 32;
+  return static_cast<std::uint32_t>(__builtin_ctzll(eq & open));
+}
+
+std::uint32_t list_filter(const std::uint64_t* list, std::uint32_t n, std::uint64_t x,
+                          std::uint64_t* out, std::uint64_t* any) {
+  const __m512i xs = _mm512_set1_epi64(static_cast<long long>(x));
+  __m512i u = _mm512_setzero_si512();
+  std::uint32_t c = 0;
+  for (std::uint32_t a = 0; a < n; a += 8) {
+    const auto valid = static_cast<__mmask8>(n - a >= 8 ? 0xFF : (1u << (n - a)) - 1);
+    const __m512i v = _mm512_maskz_loadu_epi64(valid, list + a);
+    const __mmask8 keep = _mm512_mask_testn_epi64_mask(valid, v, xs);
+    _mm512_storeu_si512(out + c, _mm512_maskz_compress_epi64(keep, v));
+    c += static_cast<std::uint32_t>(__builtin_popcount(keep));
+    u = _mm512_mask_or_epi64(u, keep, u, v);
+  }
+  const __m256i h = _mm256_or_si256(_mm512_maskz_extracti64x4_epi64(0xF, u, 0),
+                                    _mm512_maskz_extracti64x4_epi64(0xF, u, 1));
+  const __m128i q = _mm_or_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+  *any = static_cast<std::uint64_t>(_mm_cvtsi128_si64(q)) |
+         static_cast<std::uint64_t>(_mm_extract_epi64(q, 1));
+  return c;
+}
+
+void list_row(const std::uint64_t* list, std::uint32_t n, std::uint32_t i, std::uint64_t* out) {
+  const __m512i b = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << i));
+  for (std::uint32_t w = 0; w * 64 < n; ++w) {
+    std::uint64_t r = 0;
+    for (std::uint32_t a = w * 64, e = std::min(n, a + 64); a < e; a += 8) {
+      const auto valid = static_cast<__mmask8>(e - a >= 8 ? 0xFF : (1u << (e - a)) - 1);
+      r |= std::uint64_t{_mm512_mask_test_epi64_mask(valid,
+                                                     _mm512_maskz_loadu_epi64(valid, list + a), b)}
+           << (a - w * 64);
+    }
+    out[w] = r;
+  }
+}
+
 template <int WV>
 std::uint32_t descend_dense(const std::uint64_t* src, std::uint64_t* dst,
                             const std::uint64_t* dense, const std::uint32_t* kills, std::uint32_t k,
@@ -2234,6 +2520,22 @@ TinyChooseFn tiny_choose_for(bool avx512) {
   if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
     return &tiny_choose;
   return &tiny_choose_scalar;
+}
+
+ListChooseFn list_choose_for(bool avx512) {
+  if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+    return &list_choose;
+  return &list_choose_scalar;
+}
+
+ListFilterFn list_filter_for(bool avx512) {
+  if (avx512 && __builtin_cpu_supports("avx512f")) return &list_filter;
+  return &list_filter_scalar;
+}
+
+ListRowFn list_row_for(bool avx512) {
+  if (avx512 && __builtin_cpu_supports("avx512f")) return &list_row;
+  return &list_row_scalar;
 }
 
 TinyListFn tiny_list_for(bool avx512) {

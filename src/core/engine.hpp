@@ -103,6 +103,10 @@ extern bool g_bitset_tiny;
 // Below such a node the plain tree runs in a loop of its own (BitsetEngine::tiny_run); false: in
 // the general loop (tests compare the two).
 extern bool g_bitset_tiny_run;
+// The plain tree of a problem with at most 64 items (no colours) whose option numbers fit above
+// its items' bits (at most 8,192 options) keeps each level's live options as a list of their
+// masks instead (mask lists; tiny tables are then not used); false: it does not.
+extern bool g_bitset_lists;
 // Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
 // (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
 // node, or on for any problem to test it on small random ones.

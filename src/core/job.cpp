@@ -914,7 +914,7 @@ JobResult JobRunner::run() {
       res.counts += searched_;
     }
     res.complete = res.state.complete();
-    res.stopped = stopped_;
+    res.stopped = stopped_ && !res.complete;  // (a stop after the last node lost nothing)
     res.limited = limited_ && !res.complete;
     res.threads = static_cast<unsigned>(workers_.size());
     res.seconds = elapsed();

@@ -464,7 +464,7 @@ class Coordinator {
     r.counts = done_;
     r.state = final_;
     r.complete = final_.complete();
-    r.stopped = stopped_;
+    r.stopped = stopped_ && !r.complete;  // (as JobRunner's: a late stop lost nothing)
     r.threads = static_cast<unsigned>(threads_);
     r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
     r.spans = handed_;

@@ -179,7 +179,7 @@ struct JobOptions {
 struct JobResult {
   JobCounts counts;       // this run and the runs before (resume)
   bool complete = false;  // the whole shard was searched
-  bool stopped = false;   // the stop flag ended it
+  bool stopped = false;   // the stop flag ended it before the shard was searched
   bool limited = false;   // max_classes or the visitor ended it
   unsigned threads = 0;
   double seconds = 0;        // this run
