@@ -13,6 +13,7 @@
 #include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
+#include "job_support.hpp"
 #include "test_util.hpp"
 
 using cubex::Backend;
@@ -316,20 +317,10 @@ TEST(MultBitsetSpans, RandomCutsAndResumesAddUp) {
       sol += rb.st.solutions;
       nodes += rb.st.nodes;
       // The same span in pieces of 1..7 nodes.
-      cubex::SolveLimits lim;
-      TreeSpan piece = s;
-      std::uint64_t psol = 0, pnodes = 0;
-      for (int guard = 0; guard < 100000; ++guard) {
-        lim.max_nodes = 1 + rng() % 7;
-        const auto r = eb->run(piece, 0, nullptr, lim, nullptr);
-        psol += r.st.solutions;
-        pnodes += r.st.nodes;
-        if (r.st.complete) break;
-        ASSERT_TRUE(r.has_rest);
-        piece.begin = r.rest;
-      }
-      EXPECT_EQ(psol, rb.st.solutions) << "trial " << trial << " span " << k;
-      EXPECT_EQ(pnodes, rb.st.nodes) << "trial " << trial << " span " << k;
+      const auto pieces = cubex::test::search_in_pieces(*eb, s, rng);
+      ASSERT_TRUE(pieces.resumable) << "trial " << trial << " span " << k;
+      EXPECT_EQ(pieces.solutions, rb.st.solutions) << "trial " << trial << " span " << k;
+      EXPECT_EQ(pieces.nodes, rb.st.nodes) << "trial " << trial << " span " << k;
     }
     EXPECT_EQ(sol, whole.solutions) << "trial " << trial;
     EXPECT_EQ(nodes, whole.nodes) << "trial " << trial;

@@ -312,21 +312,11 @@ TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
       ASSERT_EQ(st.solutions, general.solutions) << "trial " << trial << " span " << k;
       sol += st.solutions;
       nodes += st.nodes;
-      cubex::SolveLimits lim;
-      cubex::TreeSpan piece = s;
-      std::uint64_t psol = 0, pnodes = 0;
-      for (int guard = 0; guard < 1000000; ++guard) {
-        lim.max_nodes = 1 + rng() % 7;
-        const auto r = e->run(piece, 0, nullptr, lim, nullptr);
-        psol += r.st.solutions;
-        pnodes += r.st.nodes;
-        if (r.st.complete) break;
-        ASSERT_TRUE(r.has_rest);
-        deep_stops += r.rest.size() >= 3;  // (below the root's wide tables, mostly)
-        piece.begin = r.rest;
-      }
-      EXPECT_EQ(psol, st.solutions) << "trial " << trial << " span " << k;
-      EXPECT_EQ(pnodes, st.nodes) << "trial " << trial << " span " << k;
+      const auto pieces = cubex::test::search_in_pieces(*e, s, rng);
+      ASSERT_TRUE(pieces.resumable) << "trial " << trial << " span " << k;
+      deep_stops += pieces.deep_stops;  // (below the root's wide tables, mostly)
+      EXPECT_EQ(pieces.solutions, st.solutions) << "trial " << trial << " span " << k;
+      EXPECT_EQ(pieces.nodes, st.nodes) << "trial " << trial << " span " << k;
       const auto g = run_giving(*e, s, gifts);
       EXPECT_EQ(g.solutions, st.solutions) << "trial " << trial << " span " << k;
       EXPECT_EQ(g.nodes, st.nodes) << "trial " << trial << " span " << k;

@@ -175,7 +175,8 @@ void tiny_counts_scalar(const std::uint64_t* imask, std::uint64_t live, std::uin
 }
 
 // The first item of `open` with the smallest count; *best gets it.
-std::uint32_t tiny_fewest(const std::uint8_t* count, std::uint64_t open, std::uint32_t* best) {
+template <class Count>
+std::uint32_t tiny_fewest(const Count* count, std::uint64_t open, std::uint32_t* best) {
   std::uint32_t chosen = 0;
   *best = UINT32_MAX;
   for (; open; open &= open - 1) {
@@ -198,13 +199,7 @@ std::uint32_t list_choose_scalar(const std::uint64_t* list, std::uint32_t n, std
   std::uint32_t count[64] = {};
   for (std::uint32_t a = 0; a < n; ++a)
     for (std::uint64_t b = list[a] & open; b; b &= b - 1) ++count[__builtin_ctzll(b)];
-  std::uint32_t chosen = 0;
-  *best = UINT32_MAX;
-  for (; open; open &= open - 1) {
-    const auto i = static_cast<std::uint32_t>(__builtin_ctzll(open));
-    if (count[i] < *best) *best = count[i], chosen = i;
-  }
-  return chosen;
+  return tiny_fewest(count, open, best);
 }
 
 std::uint32_t list_filter_scalar(const std::uint64_t* list, std::uint32_t n, std::uint64_t x,
@@ -1694,85 +1689,25 @@ class BitsetEngine final : public Engine {
     return true;
   }
 
-  // The subtree of the node at `level` (entered and counted, its tables tiny, the plain tree, not
-  // replaying, no depth limit) in one loop: search()'s steps for tiny tables, inlined. The same
+  // The subtree of the node at `top` (entered and counted, not replaying, no depth limit) in one
+  // loop: search()'s steps with the representation's inlined (tiny_run, list_run). The same
   // tree, frames, checks and visits, so spans, donations, limits and stops work as there. True
-  // when the run must stop (the rest is set); false when the subtree is done.
-  bool tiny_run(const std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
-                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
-    const Tables& T = *tl_[top];
-    const std::uint64_t* imask = T.imask.data();
-    const std::size_t S = stride_, P = T.pwords;
-    SolveStats& st = r.st;
-    std::uint32_t level = top;
-    std::uint64_t live = live_[level * S], open = open_[level * P];
-    auto remaining_fn = [&](std::int64_t l) { return remaining(l); };
-  branch : {
-    std::uint32_t best;
-    const std::uint32_t i = T.tiny_choose(imask, live, open, &best);
-    if (best == 0) goto backup;
-    Frame& f = frame_[level];
-    f.item = i;
-    f.p = 0;
-    f.bits = live & T.row(i);
-    f.kids = best;
-    cur.bound(frame_.data(), level);
-    f.sib = UINT32_MAX;  // incremented to 0 by the first child
-    live_[level * S] = live;
-    open_[level * P] = open;
-    nzc_[level] = 1;
-  }
-  try_next : {
-    Frame& f = frame_[level];
-    const std::uint32_t sib = f.sib + 1;  // (wraps to 0 for the first child)
-    if (sib >= f.end || !f.bits) goto backup;
-    f.sib = sib;
-    const auto x = static_cast<std::uint32_t>(__builtin_ctzll(f.bits));
-    f.bits &= f.bits - 1;
-    chosen_[level] = x;
-    open &= ~imask[x];
-    if (open) {
-      live &= ~T.conflict_of(x);
-      ++updates_;
-    }
-    ++level;
-    tl_[level] = &T;
-  }
-    // enter:
-    if (cur.stop_before_node(frame_.data(), level, ctl, poll, limits, r, remaining_fn)) return true;
-    ++st.nodes;
-    if (open) goto branch;
-    ++st.solutions;
-    if (SpanCursor::stop_after_solution(frame_.data(), level, !visit || report(*visit, level),
-                                        limits, r))
-      return true;
-  backup:
-    if (level == top) return false;
-    --level;
-    live = live_[level * S];
-    open = open_[level * P];
-    goto try_next;
-  }
-
-  // tiny_run() for mask lists: the subtree of the node at `level` (entered and counted, not
-  // replaying, no depth limit), the same tree, frames, checks and visits as search()'s.
-  bool list_run(const std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
-                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
-    const Tables& T = *t_;
+  // when the run must stop (the rest is set); false when the subtree is done. `rep` gives:
+  //   branch(level, open): frame_[level] set up for its item's options, false at a dead end;
+  //   items(level, x): option x's items; down(level, x, open): level + 1 below x (open: its open
+  //   items, not none); up(level): back at `level` from below.
+  template <class Rep>
+  bool own_run(const std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
+               const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r,
+               Rep rep) {
     SolveStats& st = r.st;
     std::uint32_t level = top;
     std::uint64_t open = open_[level];
     auto remaining_fn = [&](std::int64_t l) { return remaining(l); };
-  branch : {
-    if (ldead_[level]) goto backup;
-    std::uint32_t best;
-    const std::uint32_t i =
-        T.list_choose(list_.data() + std::size_t{level} * lstride_, listn_[level], open, &best);
-    start_frame(level, i);
-    frame_[level].kids = best;
+  branch:
+    if (!rep.branch(level, open)) goto backup;
     cur.bound(frame_.data(), level);
     frame_[level].sib = UINT32_MAX;  // incremented to 0 by the first child
-  }
   try_next : {
     Frame& f = frame_[level];
     const std::uint32_t sib = f.sib + 1;  // (wraps to 0 for the first child)
@@ -1780,9 +1715,9 @@ class BitsetEngine final : public Engine {
     if (sib >= f.end || !next(level, x)) goto backup;
     f.sib = sib;
     chosen_[level] = x;
-    open &= ~list_[std::size_t{level} * lstride_ + x];
+    open &= ~rep.items(level, x);
     open_[level + 1] = open;
-    if (open) list_down(level, x, open);
+    if (open) rep.down(level, x, open);
     ++level;
   }
     // enter:
@@ -1797,7 +1732,68 @@ class BitsetEngine final : public Engine {
     if (level == top) return false;
     --level;
     open = open_[level];
+    rep.up(level);
     goto try_next;
+  }
+
+  // own_run() on tiny tables (those of `top`; one word of primary items): the live word of the
+  // level being searched in a register, each level's kept in live_ for the way back.
+  bool tiny_run(std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
+                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
+    struct Tiny {
+      BitsetEngine& e;
+      const Tables& t;
+      std::uint64_t live;
+      bool branch(std::uint32_t level, std::uint64_t open) {
+        std::uint32_t best;
+        const std::uint32_t i = t.tiny_choose(t.imask.data(), live, open, &best);
+        if (best == 0) return false;
+        Frame& f = e.frame_[level];
+        f.item = i;
+        f.p = 0;
+        f.bits = live & t.row(i);
+        f.kids = best;
+        e.live_[level * e.stride_] = live;  // (next() and remaining() read word 0 of one)
+        e.nz_[level * e.stride_] = 0;
+        e.nzc_[level] = 1;
+        return true;
+      }
+      std::uint64_t items(std::uint32_t, std::uint32_t x) const { return t.imask[x]; }
+      void down(std::uint32_t level, std::uint32_t x, std::uint64_t) {
+        live &= ~t.conflict_of(x);
+        ++e.updates_;
+        e.tl_[level + 1] = &t;
+      }
+      void up(std::uint32_t level) { live = e.live_[level * e.stride_]; }
+    } rep{*this, *tl_[top], live_[top * stride_]};
+    return own_run(top, cur, visit, limits, ctl, poll, r, rep);
+  }
+
+  // own_run() on mask lists.
+  bool list_run(std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
+                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
+    struct Lists {
+      BitsetEngine& e;
+      const std::uint64_t* list;  // (list_ and lstride_ in registers)
+      std::size_t stride;
+      ListChooseFn choose;
+      bool branch(std::uint32_t level, std::uint64_t open) {
+        if (e.ldead_[level]) return false;
+        std::uint32_t best;
+        const std::uint32_t i = choose(list + level * stride, e.listn_[level], open, &best);
+        e.start_frame(level, i);
+        e.frame_[level].kids = best;
+        return true;
+      }
+      std::uint64_t items(std::uint32_t level, std::uint32_t x) const {
+        return list[level * stride + x];
+      }
+      void down(std::uint32_t level, std::uint32_t x, std::uint64_t open) {
+        e.list_down(level, x, open);
+      }
+      void up(std::uint32_t) {}
+    } rep{*this, list_.data(), lstride_, t_->list_choose};
+    return own_run(top, cur, visit, limits, ctl, poll, r, rep);
   }
 
   RunResult search(const TreeSpan& span, std::uint32_t depth, SolutionVisitor* visit,
@@ -2281,11 +2277,10 @@ void tiny_counts(const std::uint64_t* imask, std::uint64_t live, std::uint64_t o
   _mm512_storeu_si512(out, tiny_sum(imask, live, open));
 }
 
-std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
-                          std::uint32_t* best) {
-  // Each lane's count and item as one 16-bit key, count * 256 + item: the smallest key is the
-  // first item with the fewest options (the lanes' order within the key vectors does not matter).
-  const __m512i c = tiny_sum(imask, live, open);
+// The first item with the smallest of the byte counts c (0xFF: not open); *best gets it. Each
+// lane's count and item as one 16-bit key, count * 256 + item: the smallest key is the first
+// item with the fewest options (the lanes' order within the key vectors does not matter).
+inline std::uint32_t fewest_byte(__m512i c, std::uint32_t* best) {
   const __m512i k =
       _mm512_min_epu16(_mm512_unpacklo_epi8(iota8(), c), _mm512_unpackhi_epi8(iota8(), c));
   const __m256i h = _mm256_min_epu16(_mm512_maskz_extracti64x4_epi64(0xF, k, 0),
@@ -2295,6 +2290,11 @@ std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::u
   const auto key = static_cast<std::uint32_t>(_mm_extract_epi16(q, 0));
   *best = key >> 8;
   return key & 0xFF;
+}
+
+std::uint32_t tiny_choose(const std::uint64_t* imask, std::uint64_t live, std::uint64_t open,
+                          std::uint32_t* best) {
+  return fewest_byte(tiny_sum(imask, live, open), best);
 }
 
 void tiny_list(const std::uint64_t* imask, const std::uint64_t* live, const std::uint32_t* nz,
@@ -2345,16 +2345,7 @@ std::uint32_t list_choose(const std::uint64_t* list, std::uint32_t n, std::uint6
     __m512i c = _mm512_setzero_si512();
     for (std::uint32_t a = 0; a < n; ++a)  // (a zero-masked move, off the chain of adds)
       c = _mm512_add_epi8(c, _mm512_maskz_mov_epi8(list[a], one));
-    c = _mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c);
-    const __m512i k =
-        _mm512_min_epu16(_mm512_unpacklo_epi8(iota8(), c), _mm512_unpackhi_epi8(iota8(), c));
-    const __m256i h = _mm256_min_epu16(_mm512_maskz_extracti64x4_epi64(0xF, k, 0),
-                                       _mm512_maskz_extracti64x4_epi64(0xF, k, 1));
-    const __m128i q =
-        _mm_minpos_epu16(_mm_min_epu16(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
-    const auto key = static_cast<std::uint32_t>(_mm_extract_epi16(q, 0));
-    *best = key >> 8;
-    return key & 0xFF;
+    return fewest_byte(_mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c), best);
   }
   __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();  // items 0-31, 32-63
   for (std::uint32_t a = 0; a < n;) {

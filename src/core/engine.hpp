@@ -100,8 +100,9 @@ extern bool g_bitset_list_bits;
 // a node with at most 64 of them into one word, each option a mask of its items (tiny tables);
 // false: it does not (tests compare the two).
 extern bool g_bitset_tiny;
-// Below such a node the plain tree runs in a loop of its own (BitsetEngine::tiny_run); false: in
-// the general loop (tests compare the two).
+// Below such a node (and below any node of the mask lists, g_bitset_lists) that is not being
+// replayed, the plain tree runs in a loop of its own (BitsetEngine::tiny_run, list_run); false:
+// in the general loop (tests compare the two).
 extern bool g_bitset_tiny_run;
 // The plain tree of a problem with at most 64 items (no colours) whose option numbers fit above
 // its items' bits (at most 8,192 options) keeps each level's live options as a list of their
