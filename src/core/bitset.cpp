@@ -193,26 +193,87 @@ std::uint32_t tiny_choose_scalar(const std::uint64_t* imask, std::uint64_t live,
   return tiny_fewest(count, open, best);
 }
 
-// Mask lists on CPUs without AVX-512 (see ListChooseFn).
-std::uint32_t list_choose_scalar(const std::uint64_t* list, std::uint32_t n, std::uint64_t open,
-                                 std::uint32_t* best) {
-  std::uint32_t count[64] = {};
-  for (std::uint32_t a = 0; a < n; ++a)
-    for (std::uint64_t b = list[a] & open; b; b &= b - 1) ++count[__builtin_ctzll(b)];
-  return tiny_fewest(count, open, best);
+// Mask lists on CPUs without AVX-512 (see ListChooseFn): AVX2, 32 items to a vector.
+// Byte k of the result is 0xFF where bit k of m is set.
+inline __m256i bit_bytes(std::uint32_t m) {
+  const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
+                                          2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ull));
+  const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(m)), spread);
+  return _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
 }
 
-std::uint32_t list_filter_scalar(const std::uint64_t* list, std::uint32_t n, std::uint64_t x,
-                                 std::uint64_t* out, std::uint64_t* any) {
-  std::uint32_t c = 0;
-  std::uint64_t u = 0;
-  for (std::uint32_t a = 0; a < n; ++a) {
+std::uint32_t list_choose_avx2(const std::uint64_t* list, std::uint32_t n, std::uint64_t open,
+                               std::uint32_t* best) {
+  if (n > 255) {  // (counts past a byte: one item at a time)
+    std::uint32_t count[64] = {};
+    for (std::uint32_t a = 0; a < n; ++a)
+      for (std::uint64_t b = list[a] & open; b; b &= b - 1) ++count[__builtin_ctzll(b)];
+    return tiny_fewest(count, open, best);
+  }
+  __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();  // items 0-31, 32-63
+  for (std::uint32_t a = 0; a < n; ++a) {  // (0xFF is -1: subtracting adds one)
+    lo = _mm256_sub_epi8(lo, bit_bytes(static_cast<std::uint32_t>(list[a])));
+    hi = _mm256_sub_epi8(hi, bit_bytes(static_cast<std::uint32_t>(list[a] >> 32)));
+  }
+  lo = _mm256_or_si256(lo, bit_bytes(~static_cast<std::uint32_t>(open)));  // not open: 0xFF
+  hi = _mm256_or_si256(hi, bit_bytes(~static_cast<std::uint32_t>(open >> 32)));
+  // As fewest_byte: keys count * 256 + item, the smallest first.
+  const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                        17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+  const __m256i iota_hi = _mm256_add_epi8(iota, _mm256_set1_epi8(32));
+  const __m256i k = _mm256_min_epu16(
+      _mm256_min_epu16(_mm256_unpacklo_epi8(iota, lo), _mm256_unpackhi_epi8(iota, lo)),
+      _mm256_min_epu16(_mm256_unpacklo_epi8(iota_hi, hi), _mm256_unpackhi_epi8(iota_hi, hi)));
+  const __m128i q =
+      _mm_minpos_epu16(_mm_min_epu16(_mm256_castsi256_si128(k), _mm256_extracti128_si256(k, 1)));
+  const auto key = static_cast<std::uint32_t>(_mm_extract_epi16(q, 0));
+  *best = key >> 8;
+  return key & 0xFF;
+}
+
+// The kept options of four, moved to the front: for each 4-bit mask of those kept, the 32-bit
+// lanes to take (_mm256_permutevar8x32_epi32), two per option.
+struct KeepFront {
+  alignas(32) std::uint32_t idx[16][8];
+};
+constexpr KeepFront keep_front() {
+  KeepFront t{};
+  for (unsigned k = 0; k < 16; ++k) {
+    unsigned c = 0;
+    for (unsigned j = 0; j < 4; ++j)
+      if (k >> j & 1) t.idx[k][2 * c] = 2 * j, t.idx[k][2 * c + 1] = 2 * j + 1, ++c;
+  }
+  return t;
+}
+constexpr KeepFront kKeepFront = keep_front();
+
+std::uint32_t list_filter_avx2(const std::uint64_t* list, std::uint32_t n, std::uint64_t x,
+                               std::uint64_t* out, std::uint64_t* any) {
+  const __m256i xs = _mm256_set1_epi64x(static_cast<long long>(x));
+  __m256i u = _mm256_setzero_si256();
+  std::uint32_t c = 0, a = 0;
+  for (; a + 4 <= n; a += 4) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(list + a));
+    const __m256i kept = _mm256_cmpeq_epi64(_mm256_and_si256(v, xs), _mm256_setzero_si256());
+    const auto keep = static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(kept)));
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(out + c),
+        _mm256_permutevar8x32_epi32(
+            v, _mm256_load_si256(reinterpret_cast<const __m256i*>(kKeepFront.idx[keep]))));
+    c += static_cast<std::uint32_t>(__builtin_popcount(keep));
+    u = _mm256_or_si256(u, _mm256_and_si256(v, kept));
+  }
+  const __m128i h = _mm_or_si128(_mm256_castsi256_si128(u), _mm256_extracti128_si256(u, 1));
+  std::uint64_t any_kept = static_cast<std::uint64_t>(_mm_cvtsi128_si64(h)) |
+                           static_cast<std::uint64_t>(_mm_extract_epi64(h, 1));
+  for (; a < n; ++a) {  // (the last options, one by one)
     const std::uint64_t m = list[a];
     out[c] = m;
     c += (m & x) == 0;
-    u |= (m & x) == 0 ? m : 0;
+    any_kept |= (m & x) == 0 ? m : 0;
   }
-  *any = u;
+  *any = any_kept;
   return c;
 }
 
@@ -2516,12 +2577,12 @@ TinyChooseFn tiny_choose_for(bool avx512) {
 ListChooseFn list_choose_for(bool avx512) {
   if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
     return &list_choose;
-  return &list_choose_scalar;
+  return &list_choose_avx2;
 }
 
 ListFilterFn list_filter_for(bool avx512) {
   if (avx512 && __builtin_cpu_supports("avx512f")) return &list_filter;
-  return &list_filter_scalar;
+  return &list_filter_avx2;
 }
 
 ListRowFn list_row_for(bool avx512) {
