@@ -910,10 +910,9 @@ class BitsetEngine final : public Engine {
       if (t_->prune) lanes8_.resize(stride8_), lanes16_.resize(stride16_);
     }
     incremental_ = t_->incremental;
-    tiny_ = g_bitset_tiny && t_->words > 1 && !t_->imask.empty();
     lists_ = g_bitset_lists && !t_->prune && !t_->lmask.empty();
+    tiny_ = g_bitset_tiny && t_->words > 1 && !t_->imask.empty() && !lists_;  // (lists instead)
     if (lists_) {
-      tiny_ = false;
       lstride_ = (t_->m + 8 + 7) / 8 * 8;  // (list_filter stores whole vectors)
       list_.assign(levels * lstride_, 0);
       listn_.assign(levels, 0);
@@ -2397,22 +2396,24 @@ std::uint64_t tiny_row(const std::uint64_t* imask, std::uint32_t n, std::uint64_
   return r;
 }
 
+// The 64 items' counts over the n <= 255 options of `list`, in byte lanes.
+inline __m512i list_bytes(const std::uint64_t* list, std::uint32_t n) {
+  __m512i c = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi8(1);
+  for (std::uint32_t a = 0; a < n; ++a)  // (a zero-masked move, off the chain of adds)
+    c = _mm512_add_epi8(c, _mm512_maskz_mov_epi8(list[a], one));
+  return c;
+}
+
 // Mask lists with AVX-512 (see ListChooseFn). Up to 255 options, the counts in byte lanes and the
 // choice as tiny_choose's; more, in 16-bit lanes, 255 options at a time.
 std::uint32_t list_choose(const std::uint64_t* list, std::uint32_t n, std::uint64_t open,
                           std::uint32_t* best) {
-  const __m512i one = _mm512_set1_epi8(1);
-  if (n <= 255) {
-    __m512i c = _mm512_setzero_si512();
-    for (std::uint32_t a = 0; a < n; ++a)  // (a zero-masked move, off the chain of adds)
-      c = _mm512_add_epi8(c, _mm512_maskz_mov_epi8(list[a], one));
-    return fewest_byte(_mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, c), best);
-  }
+  if (n <= 255)
+    return fewest_byte(_mm512_mask_mov_epi8(_mm512_set1_epi8(-1), open, list_bytes(list, n)), best);
   __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();  // items 0-31, 32-63
-  for (std::uint32_t a = 0; a < n;) {
-    __m512i c = _mm512_setzero_si512();
-    for (const std::uint32_t e = std::min(n, a + 255); a < e; ++a)
-      c = _mm512_add_epi8(c, _mm512_maskz_mov_epi8(list[a], one));
+  for (std::uint32_t a = 0; a < n; a += 255) {
+    const __m512i c = list_bytes(list + a, std::min<std::uint32_t>(255, n - a));
     lo = _mm512_add_epi16(
         lo, _mm512_maskz_cvtepu8_epi16(~0u, _mm512_maskz_extracti64x4_epi64(0xF, c, 0)));
     hi = _mm512_add_epi16(
