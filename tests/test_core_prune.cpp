@@ -46,19 +46,23 @@ struct CompactWords {
 };
 
 // The kinds of loop of the bitset engines built while in scope: 0 the AVX-512 loops (where the
-// CPU has them; pruning's test listing an item's options bit by bit), 1 the AVX2 loops with rows
-// in registers, 2 the word-by-word loops that longer rows take, 3 the AVX-512 loops with
-// pruning's test listing by vpcompressb, as rows of over 32 words do.
+// CPU has them; pruning's whole fixpoint in registers, its test listing an item's options bit by
+// bit), 1 the AVX2 loops with rows in registers, 2 the word-by-word loops that longer rows take,
+// 3 the AVX-512 loops with pruning's test listing by vpcompressb, as rows of over 32 words do,
+// 4 the AVX-512 loops with the fixpoint's general loop (g_bitset_prune_fix off).
+constexpr int kLoopKinds[] = {0, 1, 2, 3, 4};
 struct Loops {
   explicit Loops(int kind) {
-    cubex::detail::g_bitset_avx512 = kind == 0 || kind == 3;
-    cubex::detail::g_bitset_avx2_rows = kind <= 1 || kind == 3;
+    cubex::detail::g_bitset_avx512 = kind == 0 || kind >= 3;
+    cubex::detail::g_bitset_avx2_rows = kind <= 1 || kind >= 3;
     cubex::detail::g_bitset_list_bits = kind != 3;
+    cubex::detail::g_bitset_prune_fix = kind != 4;
   }
   ~Loops() {
     cubex::detail::g_bitset_avx512 = true;
     cubex::detail::g_bitset_avx2_rows = true;
     cubex::detail::g_bitset_list_bits = true;
+    cubex::detail::g_bitset_prune_fix = true;
   }
 };
 
@@ -254,7 +258,7 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
     ASSERT_GT(t, 0u);
     ReferencePruned ref(p, t);
     ref.run();
-    for (const int loops : {0, 1, 2, 3}) {  // each kind of loop (Loops)
+    for (const int loops : kLoopKinds) {  // each kind of loop (Loops)
       Loops kind(loops);
       std::uint64_t nodes = 0;
       const auto got = solutions(p, Backend::kBitset, &nodes);
@@ -269,16 +273,21 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
 }
 
 // Wider: the pentominoes (32 words of options, pruning forced on) give the same tree with the
-// AVX-512 loops, the AVX2 ones and the word-by-word ones, and the published count (2339,
-// shared/data/KNOWN_COUNTS.md).
+// AVX-512 loops (the fixpoint in registers or not), the AVX2 ones and the word-by-word ones, and
+// the published count (2339, shared/data/KNOWN_COUNTS.md).
 TEST(Prune, PentominoTreeIsTheSameWithAndWithoutAvx512) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
   PruneMode on(BitsetPrune::kOn);
   ASSERT_GT(cubex::detail::bitset_prune_limit(p), 0u);
   const auto fast = Solver(p, Backend::kBitset).count();
+  cubex::detail::g_bitset_prune_fix = false;  // the fixpoint's general loop
+  const auto general = Solver(p, Backend::kBitset).count();
+  cubex::detail::g_bitset_prune_fix = true;
   cubex::detail::g_bitset_list_bits = false;  // the test's other AVX-512 listing
   const auto compress = Solver(p, Backend::kBitset).count();
   cubex::detail::g_bitset_list_bits = true;
+  EXPECT_EQ(general.solutions, 2339u);
+  EXPECT_EQ(fast.nodes, general.nodes);
   EXPECT_EQ(compress.solutions, 2339u);
   EXPECT_EQ(fast.nodes, compress.nodes);
   cubex::detail::g_bitset_avx512 = false;
@@ -355,7 +364,7 @@ TEST(Prune, RowsOfSeveralVectorsGiveOneTreeWithEachKindOfLoop) {
     ASSERT_GT(links.solutions, 0u) << pieces << " pieces";
     PruneMode on(BitsetPrune::kOn);
     std::uint64_t first = 0;
-    for (const int loops : {0, 1, 2, 3}) {  // each kind of loop (Loops)
+    for (const int loops : kLoopKinds) {  // each kind of loop (Loops)
       Loops kind(loops);
       const auto got = Solver(p, Backend::kBitset).count();
       EXPECT_EQ(got.solutions, links.solutions) << pieces << " pieces, loops " << loops;
@@ -387,7 +396,7 @@ TEST(Prune, CompactedTablesWalkTheSameTree) {
       explicit ShortMax(std::uint32_t n) { cubex::detail::g_bitset_short_max = n; }
       ~ShortMax() { cubex::detail::g_bitset_short_max = 254; }
     } short_max(trials % 2 ? 6 : 254);
-    for (const int loops : {0, 1, 2, 3}) {  // each kind of loop (Loops)
+    for (const int loops : kLoopKinds) {  // each kind of loop (Loops)
       Loops kind(loops);
       // Tiny tables (at most 64 items: bitset.cpp, narrow_tiny) off, then on below narrowed
       // tables; the updates tell that compaction ran with them off.
@@ -513,6 +522,18 @@ TEST(Prune, Y25CountsEqualThePlainTreeInFewerNodes) {
   EXPECT_EQ(plain.solutions, 666u);
   EXPECT_EQ(pruned.solutions, 666u);
   EXPECT_LT(pruned.nodes * 10, plain.nodes);
+  {
+    // Two vectors of byte lanes (150 items): the fixpoint in registers and its general loop walk
+    // the same tree and find the solutions in the same order.
+    cubex::SolveStats fix_st, general_st;
+    const auto fix = in_order(p, &fix_st);
+    cubex::detail::g_bitset_prune_fix = false;
+    const auto general = in_order(p, &general_st);
+    cubex::detail::g_bitset_prune_fix = true;
+    EXPECT_EQ(fix, general);
+    EXPECT_EQ(fix_st.nodes, general_st.nodes);
+    EXPECT_EQ(fix_st.nodes, pruned.nodes);
+  }
   cubex::SearchJob job(p, nullptr, Backend::kAuto);
   cubex::JobOptions opt;
   opt.threads = 3;

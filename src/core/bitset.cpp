@@ -61,6 +61,7 @@ bool g_bitset_avx512 = true;
 bool g_bitset_avx2_rows = true;
 std::uint32_t g_bitset_compact_words = 16;
 bool g_bitset_list_bits = true;
+bool g_bitset_prune_fix = true;
 bool g_bitset_tiny = true;
 bool g_bitset_tiny_run = true;
 bool g_bitset_lists = true;
@@ -107,6 +108,30 @@ using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* c
                                std::uint32_t* opts, std::uint64_t* acc);
 // (avx512: g_bitset_avx512 when the tables were built; nullptr where the CPU lacks a part.)
 ConflictAllFn conflict_all_for(std::uint32_t words, bool avx512, bool bits);
+
+// One node's pruning fixpoint (BitsetEngine::prune_choose) with AVX-512, its live options, counts
+// and last checks held in registers: what prune_choose's loop reads and writes, in and out.
+struct PruneNode {
+  std::uint64_t* live;  // the node's live options (`words` words)
+  std::uint32_t words;
+  const std::uint64_t* dense;     // Tables::dense, conflict, optmask (mstride words an option)
+  const std::uint64_t* conflict;  // and the lanes' items
+  const std::uint64_t* optmask;
+  std::uint32_t mstride;
+  const std::uint32_t* lane_item8;
+  const std::uint32_t* lane_item16;
+  std::uint8_t* c8;  // the counts and last checks (byte and 16-bit lanes)
+  std::uint16_t* c16;
+  std::uint8_t* k8;
+  std::uint16_t* k16;
+  std::uint32_t prune;
+  bool changed;  // out: options were removed
+};
+// Returns the open item left without options (a dead end), or UINT32_MAX.
+using PruneFixFn = std::uint32_t (*)(PruneNode& p);
+// For rows of at most 32 words (four vectors) and the counts of at most two byte-lane vectors
+// and one 16-bit one (else nullptr: prune_choose's general loop).
+PruneFixFn prune_fix_for(std::uint32_t words, std::uint32_t w8, std::uint32_t w16, bool avx512);
 // remove_listed's first step with AVX-512: the non-zero words of acc (`words` of them, zero
 // where live is) listed in order, their bits in d and their indices in sw (room for whole
 // vectors), and taken off live; returns how many words, *dead how many options. d may be acc
@@ -468,6 +493,7 @@ struct Tables {
   SubtractMasksFn masks_fn = nullptr;   // the AVX-512 loop over optmask (else optv8, optv16)
   SubtractListFn list_fn = nullptr;     // its in-place form for a list of options (pruning)
   ConflictAllFn conflict_fn = nullptr;  // pruning's test of an item in registers, where it runs
+  PruneFixFn fix_fn = nullptr;          // pruning's whole fixpoint in registers, where it runs
   TakeWordsFn take_fn = nullptr;        // remove_listed's listing with AVX-512, where it runs
   ChooseDenseFn choose_fn = nullptr;    // choose_scan with AVX-512, where it runs
   DescendDenseFn descend_fn = nullptr;  // descend_live's bitsets in registers, where it runs
@@ -503,6 +529,7 @@ struct Tables {
   bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
   bool avx2_rows = false;
   bool list_bits = false;  // g_bitset_list_bits when built
+  bool fix = false;        // g_bitset_prune_fix when built
 
   // The loops that take rows of `words` words: the child's live options, choose() by popcounts,
   // pruning's test (only with counts in byte lanes).
@@ -516,6 +543,8 @@ struct Tables {
       conflict_fn = conflict_all_for(words, avx512, list_bits);
       if (!conflict_fn) conflict_fn = conflict_all_avx2_for(words, avx2_rows);
     }
+    fix_fn = prune && list_fn && list_bits && fix ? prune_fix_for(words, s8 / 64, s16 / 32, avx512)
+                                                  : nullptr;
   }
 
   // The counts' lanes (counts mode in byte lanes): an item met by at most short_max options
@@ -602,6 +631,7 @@ struct Tables {
     avx512 = t.avx512;
     avx2_rows = t.avx2_rows;
     list_bits = t.list_bits;
+    fix = t.fix;
     std::uint32_t n = 0, entries = 0, prims = 0;
     for (std::uint32_t q = 0; q < nzc; ++q) {
       for (std::uint64_t b = live[nz[q]]; b; b &= b - 1) {
@@ -769,6 +799,7 @@ struct Tables {
     avx512 = g_bitset_avx512;
     avx2_rows = g_bitset_avx2_rows;
     list_bits = g_bitset_list_bits;
+    fix = g_bitset_prune_fix;
     switch (prune ? BitsetMrv::kCounts : g_bitset_mrv) {
       case BitsetMrv::kAuto:
         incremental = n1 > 0 && prim_items.size() <= std::size_t{64} * n1 && m < 0xFFFF;
@@ -1120,70 +1151,92 @@ class BitsetEngine final : public Engine {
       best = 0;
       return e;
     }
-    // Items with fewer options first (cheaper, and what they remove shrinks longer lists):
-    // the limit doubles up to t.prune while nothing is removed, and starts again at 1 after.
-    for (std::uint32_t lim = 1;;) {
-      bool again = false;
-      const __m256i lim8 = _mm256_set1_epi8(static_cast<char>(lim));
-      const __m256i lim16 = _mm256_set1_epi16(static_cast<short>(lim));
-      // One pass over the items whose count is at most t.prune and differs from their last
-      // check's, 32 byte lanes (16 16-bit lanes) at a time.
-      for (std::uint32_t v = 0; v < t.s8 + t.s16 * 2; v += 32) {
-        std::uint32_t todo;
-        if (v < t.s8) {
-          const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8 + v));
-          const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k8 + v));
-          const __m256i small = _mm256_cmpeq_epi8(_mm256_min_epu8(c, lim8), c);
-          todo = static_cast<std::uint32_t>(_mm256_movemask_epi8(small)) &
-                 ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, k)));
-        } else {
-          const std::uint32_t u = (v - t.s8) / 2;
-          const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16 + u));
-          const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k16 + u));
-          const __m256i small = _mm256_cmpeq_epi16(_mm256_min_epu16(c, lim16), c);
-          todo = static_cast<std::uint32_t>(_mm256_movemask_epi8(small)) &
-                 ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(c, k))) &
-                 0x55555555u;  // one bit per 16-bit lane
-        }
-        for (; todo; todo &= todo - 1) {
-          const std::uint32_t b = static_cast<std::uint32_t>(__builtin_ctz(todo));
-          const bool wide = v >= t.s8;
-          const std::uint32_t l = wide ? (v - t.s8 + b) / 2 : v + b;
-          const std::uint32_t i = wide ? t.lane_item16[l] : t.lane_item8[l];
-          // (It may have dropped in this pass, but not to 0: empty_item() checks after every
-          // removal.)
-          const std::uint32_t n = wide ? c16[l] : c8[l];
-          if (wide)
-            k16[l] = static_cast<std::uint16_t>(n);
-          else
-            k8[l] = static_cast<std::uint8_t>(n);
-          const std::uint32_t dead = remove_conflicting(level, i, n, opts);
-          if (n == 1) {
-            // i's one option x is forced: every option sharing an item with x is gone now, so
-            // each of x's items has x alone, and checking it would remove nothing more.
-            const std::uint32_t x = opts[0];
-            for (std::uint32_t q = t.prim_start[x]; q < t.prim_start[x + 1]; ++q) {
-              const std::uint32_t lj = t.lane[t.prim_items[q]];
-              if (lj & kLong)
-                k16[lj & ~kLong] = 1;
-              else
-                k8[lj] = 1;
-            }
-          }
-          if (!dead) continue;
-          if (emptied_) {
-            best = 0;  // a dead end: the rest of the fixpoint would not change that
-            return i;
-          }
-          changed = again = true;
-        }
+    if (t.fix_fn) {  // the same passes in registers (AVX-512)
+      PruneNode node{.live = live,
+                     .words = t.words,
+                     .dense = t.dense.data(),
+                     .conflict = t.conflict.data(),
+                     .optmask = t.optmask.data(),
+                     .mstride = t.mstride,
+                     .lane_item8 = t.lane_item8.data(),
+                     .lane_item16 = t.lane_item16.data(),
+                     .c8 = c8,
+                     .c16 = c16,
+                     .k8 = k8,
+                     .k16 = k16,
+                     .prune = t.prune,
+                     .changed = false};
+      if (const std::uint32_t e = t.fix_fn(node); e != UINT32_MAX) {
+        best = 0;
+        return e;
       }
-      if (again)
-        lim = 1;
-      else if (lim < t.prune)
-        lim = std::min(lim * 2, t.prune);
-      else
-        break;
+      changed = node.changed;
+    } else {
+      // Items with fewer options first (cheaper, and what they remove shrinks longer lists):
+      // the limit doubles up to t.prune while nothing is removed, and starts again at 1 after.
+      for (std::uint32_t lim = 1;;) {
+        bool again = false;
+        const __m256i lim8 = _mm256_set1_epi8(static_cast<char>(lim));
+        const __m256i lim16 = _mm256_set1_epi16(static_cast<short>(lim));
+        // One pass over the items whose count is at most t.prune and differs from their last
+        // check's, 32 byte lanes (16 16-bit lanes) at a time.
+        for (std::uint32_t v = 0; v < t.s8 + t.s16 * 2; v += 32) {
+          std::uint32_t todo;
+          if (v < t.s8) {
+            const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c8 + v));
+            const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k8 + v));
+            const __m256i small = _mm256_cmpeq_epi8(_mm256_min_epu8(c, lim8), c);
+            todo = static_cast<std::uint32_t>(_mm256_movemask_epi8(small)) &
+                   ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, k)));
+          } else {
+            const std::uint32_t u = (v - t.s8) / 2;
+            const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c16 + u));
+            const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k16 + u));
+            const __m256i small = _mm256_cmpeq_epi16(_mm256_min_epu16(c, lim16), c);
+            todo = static_cast<std::uint32_t>(_mm256_movemask_epi8(small)) &
+                   ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(c, k))) &
+                   0x55555555u;  // one bit per 16-bit lane
+          }
+          for (; todo; todo &= todo - 1) {
+            const std::uint32_t b = static_cast<std::uint32_t>(__builtin_ctz(todo));
+            const bool wide = v >= t.s8;
+            const std::uint32_t l = wide ? (v - t.s8 + b) / 2 : v + b;
+            const std::uint32_t i = wide ? t.lane_item16[l] : t.lane_item8[l];
+            // (It may have dropped in this pass, but not to 0: empty_item() checks after every
+            // removal.)
+            const std::uint32_t n = wide ? c16[l] : c8[l];
+            if (wide)
+              k16[l] = static_cast<std::uint16_t>(n);
+            else
+              k8[l] = static_cast<std::uint8_t>(n);
+            const std::uint32_t dead = remove_conflicting(level, i, n, opts);
+            if (n == 1) {
+              // i's one option x is forced: every option sharing an item with x is gone now, so
+              // each of x's items has x alone, and checking it would remove nothing more.
+              const std::uint32_t x = opts[0];
+              for (std::uint32_t q = t.prim_start[x]; q < t.prim_start[x + 1]; ++q) {
+                const std::uint32_t lj = t.lane[t.prim_items[q]];
+                if (lj & kLong)
+                  k16[lj & ~kLong] = 1;
+                else
+                  k8[lj] = 1;
+              }
+            }
+            if (!dead) continue;
+            if (emptied_) {
+              best = 0;  // a dead end: the rest of the fixpoint would not change that
+              return i;
+            }
+            changed = again = true;
+          }
+        }
+        if (again)
+          lim = 1;
+        else if (lim < t.prune)
+          lim = std::min(lim * 2, t.prune);
+        else
+          break;
+      }
     }
     if (changed) {  // drop the words that became empty
       std::uint32_t c = 0;
@@ -2222,6 +2275,162 @@ bool conflict_all(const std::uint64_t* live, const std::uint64_t* col, std::uint
   return _mm512_test_epi64_mask(any, any) != 0;
 }
 
+// prune_choose's fixpoint (the same passes, checks and order) with the node's live options, counts
+// and last checks in registers: rows of WV vectors, W8 vectors of byte lanes and W16 of 16-bit
+// lanes. A check ANDs the conflict rows of the item's options (listed bit by bit, as
+// conflict_all<WV, true>), removes what is left from the live options and takes each removed
+// option's lanes off the counts, all without leaving the registers; prune_choose's loop did the
+// same through three calls and memory.
+template <int WV, int W8, int W16>
+std::uint32_t prune_fix(PruneNode& p) {
+  static_assert(WV <= 4 && W8 + W16 > 0, "rows of at most 4 vectors, some lanes");
+  const std::uint32_t words = p.words;
+  const auto tail = static_cast<__mmask8>(words % 8 ? (1u << (words % 8)) - 1 : 0xFF);
+  auto mask = [&](int v) { return v == WV - 1 ? tail : static_cast<__mmask8>(0xFF); };
+  __m512i live[WV], c8[W8 ? W8 : 1], k8[W8 ? W8 : 1], c16[W16 ? W16 : 1], k16[W16 ? W16 : 1];
+  for (int v = 0; v < WV; ++v) live[v] = _mm512_maskz_loadu_epi64(mask(v), p.live + 8 * v);
+  for (int v = 0; v < W8; ++v) {
+    c8[v] = _mm512_loadu_si512(p.c8 + 64 * v);
+    k8[v] = _mm512_loadu_si512(p.k8 + 64 * v);
+  }
+  for (int v = 0; v < W16; ++v) {
+    c16[v] = _mm512_loadu_si512(p.c16 + 32 * v);
+    k16[v] = _mm512_loadu_si512(p.k16 + 32 * v);
+  }
+  const __m512i one8 = _mm512_set1_epi8(1), one16 = _mm512_set1_epi16(1);
+  alignas(64) std::uint64_t mine[WV * 8], kill[WV * 8];
+  std::uint32_t dead_end = UINT32_MAX;
+  bool changed = false, again = false;
+  // Checks item i: returns false at a dead end.
+  auto check = [&](std::uint32_t i, bool forced) {
+    const std::uint64_t* col = p.dense + std::size_t{i} * words;
+    __m512i a[WV];
+    std::uint64_t left = 0;
+    for (int v = 0; v < WV; ++v) {
+      const __m512i c = _mm512_maskz_loadu_epi64(mask(v), col + 8 * v);
+      a[v] = _mm512_maskz_andnot_epi64(0xFF, c, live[v]);
+      const __m512i m = _mm512_and_si512(live[v], c);
+      _mm512_store_si512(mine + 8 * v, m);
+      left |= std::uint64_t{_mm512_test_epi64_mask(m, m)} << (8 * v);
+    }
+    const std::uint32_t first = static_cast<std::uint32_t>(__builtin_ctzll(left));
+    for (; left; left &= left - 1) {
+      const std::uint32_t w = static_cast<std::uint32_t>(__builtin_ctzll(left));
+      for (std::uint64_t bits = mine[w]; bits; bits &= bits - 1) {
+        const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+        const std::uint64_t* row = p.conflict + std::size_t{o} * words;
+        for (int v = 0; v < WV; ++v)
+          a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
+      }
+    }
+    std::uint64_t gone = 0;
+    for (int v = 0; v < WV; ++v) {
+      live[v] = _mm512_maskz_andnot_epi64(0xFF, a[v], live[v]);
+      _mm512_store_si512(kill + 8 * v, a[v]);
+      gone |= std::uint64_t{_mm512_test_epi64_mask(a[v], a[v])} << (8 * v);
+    }
+    const bool removed = gone != 0;
+    for (; gone; gone &= gone - 1) {
+      const std::uint32_t w = static_cast<std::uint32_t>(__builtin_ctzll(gone));
+      for (std::uint64_t k = kill[w]; k; k &= k - 1) {
+        const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k));
+        const std::uint64_t* mk = p.optmask + std::size_t{o} * p.mstride;
+        for (int v = 0; v < W8; ++v) c8[v] = _mm512_mask_sub_epi8(c8[v], mk[v], c8[v], one8);
+        for (int v = 0; v < W16; ++v)
+          c16[v] = _mm512_mask_sub_epi16(c16[v], static_cast<__mmask32>(mk[W8 + v]), c16[v], one16);
+      }
+    }
+    if (forced) {  // (prune_choose: x's other items have x alone, marked checked)
+      const std::uint32_t x = first * 64 + static_cast<std::uint32_t>(__builtin_ctzll(mine[first]));
+      const std::uint64_t* mk = p.optmask + std::size_t{x} * p.mstride;
+      for (int v = 0; v < W8; ++v) k8[v] = _mm512_mask_mov_epi8(k8[v], mk[v], one8);
+      for (int v = 0; v < W16; ++v)
+        k16[v] = _mm512_mask_mov_epi16(k16[v], static_cast<__mmask32>(mk[W8 + v]), one16);
+    }
+    if (!removed) return true;
+    std::uint64_t zero = 0;
+    for (int v = 0; v < W8; ++v) zero |= _mm512_testn_epi8_mask(c8[v], c8[v]);
+    for (int v = 0; v < W16; ++v) zero |= _mm512_testn_epi16_mask(c16[v], c16[v]);
+    if (zero) {
+      dead_end = i;
+      return false;
+    }
+    changed = again = true;
+    return true;
+  };
+  // One pass's H-th group of 32 byte lanes (H < 2 * W8) or 16 16-bit lanes, as prune_choose's:
+  // its items to check taken when the group starts. False at a dead end.
+  auto group = [&]<int H>(std::uint32_t lim) {
+    if constexpr (H < 2 * W8) {
+      constexpr int r = H / 2, base = 32 * (H % 2);
+      const __mmask64 small =
+          _mm512_cmple_epu8_mask(c8[r], _mm512_set1_epi8(static_cast<char>(lim)));
+      auto todo =
+          static_cast<std::uint32_t>((small & _mm512_cmpneq_epi8_mask(c8[r], k8[r])) >> base);
+      for (; todo; todo &= todo - 1) {
+        const std::uint32_t l = base + static_cast<std::uint32_t>(__builtin_ctz(todo));
+        const __mmask64 bit = __mmask64{1} << l;
+        const bool forced = (_mm512_cmpeq_epi8_mask(c8[r], one8) & bit) != 0;
+        k8[r] = _mm512_mask_mov_epi8(k8[r], bit, c8[r]);
+        if (!check(p.lane_item8[64 * r + l], forced)) return false;
+      }
+    } else {
+      constexpr int r = (H - 2 * W8) / 2, base = 16 * (H % 2);
+      const __mmask32 small =
+          _mm512_cmple_epu16_mask(c16[r], _mm512_set1_epi16(static_cast<short>(lim)));
+      auto todo = static_cast<std::uint32_t>(
+          ((small & _mm512_cmpneq_epi16_mask(c16[r], k16[r])) >> base) & 0xFFFF);
+      for (; todo; todo &= todo - 1) {
+        const std::uint32_t l = base + static_cast<std::uint32_t>(__builtin_ctz(todo));
+        const __mmask32 bit = __mmask32{1} << l;
+        const bool forced = (_mm512_cmpeq_epi16_mask(c16[r], one16) & bit) != 0;
+        k16[r] = _mm512_mask_mov_epi16(k16[r], bit, c16[r]);
+        if (!check(p.lane_item16[32 * r + l], forced)) return false;
+      }
+    }
+    return true;
+  };
+  auto pass = [&]<int... H>(std::integer_sequence<int, H...>, std::uint32_t lim) {
+    return (group.template operator()<H>(lim) && ...);
+  };
+  for (std::uint32_t lim = 1;;) {
+    again = false;
+    if (!pass(std::make_integer_sequence<int, 2 * (W8 + W16)>{}, lim)) break;
+    if (again)
+      lim = 1;
+    else if (lim < p.prune)
+      lim = std::min(lim * 2, p.prune);
+    else
+      break;
+  }
+  for (int v = 0; v < WV; ++v) _mm512_mask_storeu_epi64(p.live + 8 * v, mask(v), live[v]);
+  for (int v = 0; v < W8; ++v) {
+    _mm512_storeu_si512(p.c8 + 64 * v, c8[v]);
+    _mm512_storeu_si512(p.k8 + 64 * v, k8[v]);
+  }
+  for (int v = 0; v < W16; ++v) {
+    _mm512_storeu_si512(p.c16 + 32 * v, c16[v]);
+    _mm512_storeu_si512(p.k16 + 32 * v, k16[v]);
+  }
+  p.changed = changed;
+  return dead_end;
+}
+
+template <int WV, int W8, int W16>
+constexpr PruneFixFn fix_entry() {
+  if constexpr (W8 + W16 == 0)
+    return nullptr;  // (no lanes: no pruning)
+  else
+    return &prune_fix<WV, W8, W16>;
+}
+
+template <std::size_t... I>
+constexpr std::array<PruneFixFn, sizeof...(I)> fix_table(std::index_sequence<I...>) {
+  // I = (WV - 1) * 6 + W8 * 2 + W16
+  return {fix_entry<static_cast<int>(I / 6) + 1, static_cast<int>(I % 6 / 2),
+                    static_cast<int>(I % 2)>()...};
+}
+
 std::uint32_t take_words(const std::uint64_t* acc, std::uint32_t words, std::uint64_t* live,
                          std::uint64_t* d, std::uint32_t* sw, std::uint32_t* dead) {
   const __m256i iota = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
@@ -2624,6 +2833,14 @@ ConflictAllFn conflict_all_for(std::uint32_t words, bool avx512, bool bits) {
   if (bits && words <= 32)  // (measured: beyond 4 vectors vpcompressb lists faster)
     return conflict_bits_table(std::make_index_sequence<4>{})[(words + 7) / 8 - 1];
   return words <= 128 ? fixed[(words + 7) / 8 - 1] : &conflict_all_long;
+}
+
+PruneFixFn prune_fix_for(std::uint32_t words, std::uint32_t w8, std::uint32_t w16, bool avx512) {
+  if (!avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
+      words > 32 || w8 > 2 || w16 > 1)
+    return nullptr;
+  constexpr auto fixed = fix_table(std::make_index_sequence<24>{});
+  return fixed[((words + 7) / 8 - 1) * 6 + w8 * 2 + w16];
 }
 
 SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16, bool avx512) {

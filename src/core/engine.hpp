@@ -96,6 +96,10 @@ extern std::uint32_t g_bitset_compact_words;
 // Pruning's test with AVX-512 on rows of up to 32 words lists an item's options bit by bit;
 // false: with vpcompressb, as longer rows do (tests run both).
 extern bool g_bitset_list_bits;
+// Pruning's fixpoint with AVX-512 on rows of up to 32 words (and up to two vectors of byte lanes
+// and one of 16-bit lanes) runs with the node's live options, counts and last checks in
+// registers (prune_fix); false: in prune_choose's general loop (tests compare the two).
+extern bool g_bitset_prune_fix;
 // The plain tree of a problem with at most 64 items (no colours) renumbers the live options of
 // a node with at most 64 of them into one word, each option a mask of its items (tiny tables);
 // false: it does not (tests compare the two).
