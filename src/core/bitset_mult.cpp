@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "engine.hpp"
+#include "list_word.hpp"
 
 namespace cubex::detail {
 // The keys' decrements with AVX-512 (defined at the end of this file, compiled for AVX-512BW): k1
@@ -722,11 +723,11 @@ std::unique_ptr<Engine> make_bitset_mult_engine(const Problem& p) {
 
 // The AVX-512 loop of the keys' decrements (see BitsetMultEngine::subtract_killed).
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,bmi,bmi2"))), \
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2"))), \
                              apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,bmi,bmi2")
+#pragma GCC target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2")
 #endif
 
 namespace cubex::detail {
@@ -756,21 +757,26 @@ void mult_masks(const std::uint32_t* nz, std::uint32_t nzc, const std::uint64_t*
     }
     from = k1;
   };
+  // The killed options are listed (list_word), at most 255 at a time (byte lanes), then added.
+  alignas(64) std::uint32_t idx[255 + 64];
   std::uint32_t n = 0;
-  for (std::uint32_t q = 0; q < nzc; ++q) {
-    const std::uint32_t w = nz[q];
-    std::uint64_t kill = src[w] & ~dst[w];
-    n += static_cast<std::uint32_t>(__builtin_popcountll(kill));
-    if (n > 255) {  // (a word holds at most 64)
-      flush();
-      n = static_cast<std::uint32_t>(__builtin_popcountll(kill));
-    }
-    for (; kill; kill &= kill - 1) {
-      const std::uint64_t* mk =
-          masks + (std::size_t{w} * 64 + static_cast<std::uint32_t>(__builtin_ctzll(kill))) * NW;
+  auto add = [&] {
+    for (std::uint32_t j = 0; j < n; ++j) {
+      const std::uint64_t* mk = masks + std::size_t{idx[j]} * NW;
       for (int v = 0; v < NW; ++v) acc[v] = _mm512_mask_add_epi8(acc[v], mk[v], acc[v], one);
     }
+  };
+  for (std::uint32_t q = 0; q < nzc; ++q) {
+    const std::uint32_t w = nz[q];
+    const std::uint64_t kill = src[w] & ~dst[w];
+    if (n + static_cast<std::uint32_t>(__builtin_popcountll(kill)) > 255) {
+      add();
+      flush();
+      n = 0;
+    }
+    n += list_word(kill, w, idx + n);
   }
+  add();
   flush();
 }
 
@@ -786,7 +792,8 @@ void mult_masks(const std::uint32_t* nz, std::uint32_t nzc, const std::uint64_t*
 namespace cubex::detail {
 
 MultMasksFn mult_masks_for(std::uint32_t stride) {
-  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
+  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
+      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi2"))
     return nullptr;
   constexpr std::array<MultMasksFn, 4> fixed{&mult_masks<1>, &mult_masks<2>, &mult_masks<3>,
                                              &mult_masks<4>};
