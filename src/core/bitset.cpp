@@ -1852,8 +1852,9 @@ class BitsetEngine final : public Engine {
 
   // own_run() on tiny tables (those of `top`; one word of primary items): the live word of the
   // level being searched in a register, each level's kept in live_ for the way back.
-  bool tiny_run(std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
-                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
+  [[gnu::noinline]] bool tiny_run(std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
+                                  const SolveLimits& limits, const Control* ctl,
+                                  std::uint32_t& poll, RunResult& r) {
     struct Tiny {
       BitsetEngine& e;
       const Tables& t;
@@ -1883,9 +1884,10 @@ class BitsetEngine final : public Engine {
     return own_run(top, cur, visit, limits, ctl, poll, r, rep);
   }
 
-  // own_run() on mask lists.
-  bool list_run(std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
-                const SolveLimits& limits, const Control* ctl, std::uint32_t& poll, RunResult& r) {
+  // own_run() on mask lists. (Both kept out of search(): inlined there, the loop runs slower.)
+  [[gnu::noinline]] bool list_run(std::uint32_t top, SpanCursor& cur, SolutionVisitor* visit,
+                                  const SolveLimits& limits, const Control* ctl,
+                                  std::uint32_t& poll, RunResult& r) {
     struct Lists {
       BitsetEngine& e;
       const std::uint64_t* list;  // (list_ and lstride_ in registers)
