@@ -84,6 +84,13 @@ constexpr std::uint32_t kOptsRoom = kPruneMax + 64;  // remove_conflicting's lis
 constexpr std::size_t kConflictBytes = std::size_t{32} << 20;  // largest Tables::conflict
 constexpr std::size_t kPruneMinOptions = 1024;                 // bitset_prune_limit
 
+// The pruning fixpoint's next pass checks the items with at most this many options (0: it is
+// done): after a pass that removed options, 1 again; else the limit doubles up to `prune`.
+inline std::uint32_t next_limit(std::uint32_t lim, bool removed, std::uint32_t prune) {
+  if (removed) return 1;
+  return lim < prune ? std::min(lim * 2, prune) : 0;
+}
+
 }  // namespace
 
 // Byte-lane counts with AVX-512 (defined at the end of this file, compiled for AVX-512BW): c1 =
@@ -1231,12 +1238,7 @@ class BitsetEngine final : public Engine {
             changed = again = true;
           }
         }
-        if (again)
-          lim = 1;
-        else if (lim < t.prune)
-          lim = std::min(lim * 2, t.prune);
-        else
-          break;
+        if (!(lim = next_limit(lim, again, t.prune))) break;
       }
     }
     if (changed) {  // drop the words that became empty
@@ -2412,12 +2414,7 @@ std::uint32_t prune_fix(PruneNode& p) {
   for (std::uint32_t lim = 1;;) {
     again = false;
     if (!pass(std::make_integer_sequence<int, 2 * (W8 + W16)>{}, lim)) break;
-    if (again)
-      lim = 1;
-    else if (lim < p.prune)
-      lim = std::min(lim * 2, p.prune);
-    else
-      break;
+    if (!(lim = next_limit(lim, again, p.prune))) break;
   }
   for (int v = 0; v < WV; ++v) _mm512_mask_storeu_epi64(p.live + 8 * v, mask(v), live[v]);
   for (int v = 0; v < W8; ++v) {
