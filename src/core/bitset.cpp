@@ -2337,7 +2337,6 @@ std::uint32_t prune_fix(PruneNode& p) {
       _mm512_store_si512(mine + 8 * v, m);
       left |= std::uint64_t{_mm512_test_epi64_mask(m, m)} << (8 * v);
     }
-    const std::uint32_t first = static_cast<std::uint32_t>(__builtin_ctzll(left));
     const std::uint32_t n = list_bits(mine, left, idx);
     for (std::uint32_t j = 0; j < n; ++j) {
       const std::uint64_t* row = p.conflict + std::size_t{idx[j]} * words;
@@ -2359,6 +2358,7 @@ std::uint32_t prune_fix(PruneNode& p) {
         c16[v] = _mm512_mask_sub_epi16(c16[v], static_cast<__mmask32>(mk[W8 + v]), c16[v], one16);
     }
     if (forced) {  // (prune_choose: x's other items have x alone, marked checked)
+      const auto first = static_cast<std::uint32_t>(__builtin_ctzll(left));  // (i's one option)
       const std::uint32_t x = first * 64 + static_cast<std::uint32_t>(__builtin_ctzll(mine[first]));
       const std::uint64_t* mk = p.optmask + std::size_t{x} * p.mstride;
       for (int v = 0; v < W8; ++v) k8[v] = _mm512_mask_mov_epi8(k8[v], mk[v], one8);
