@@ -25,13 +25,13 @@
 // none, as in bitset.cpp); an item with room >= 2 loses one room and one need. What x kills for
 // certain (its items with hi <= 1, its secondary entries) is one precomputed conflict row when
 // that table fits. The killed options' count vectors are subtracted from key: with at most 256
-// primary items summed in 8-bit lanes (32 at a time, in registers; with AVX-512 by masked byte
-// additions, else from 2-bit fields of the listed killed options, three at a time) and flushed
-// into the keys at the end, else one count at a time.
+// primary items summed in 8-bit lanes (32 at a time, in registers, from 2-bit fields of the
+// listed killed options, three at a time) and flushed into the keys at the end, else one count
+// at a time. (Masked byte additions with AVX-512, one per option and 64 items, were slower on
+// the Intel machine: conway_mult 0.50 s against 0.48.)
 //
 // Measured on conway_mult.dlx (docs/speed-notes.md, "Multiplicities on the bitset path"): the
-// tree of dlx3 and of the links backend, 4,441,806 nodes, at 0.13-0.15 of dlx3's CPU time (0.13
-// on Zen 3 without AVX-512).
+// tree of dlx3 and of the links backend, 4,441,806 nodes, at 0.11-0.12 of dlx3's CPU time.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -43,17 +43,6 @@
 #include <vector>
 
 #include "engine.hpp"
-#include "list_word.hpp"
-
-namespace cubex::detail {
-// The keys' decrements with AVX-512 (defined at the end of this file, compiled for AVX-512BW): k1
-// = k0 minus, for every option that died between src and dst (its words listed in nz), a one at
-// each of its primary items, whose bits are its `stride` words of masks (64 items a word).
-using MultMasksFn = void (*)(const std::uint32_t* nz, std::uint32_t nzc, const std::uint64_t* src,
-                             const std::uint64_t* dst, const std::uint64_t* masks, std::uint32_t cs,
-                             const std::uint16_t* k0, std::uint16_t* k1);
-MultMasksFn mult_masks_for(std::uint32_t stride);
-}  // namespace cubex::detail
 
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("popcnt,avx2,bmi,bmi2"))), apply_to = function)
@@ -105,12 +94,8 @@ struct MultTables {
   std::vector<std::int32_t> lo, hi;
   std::vector<std::uint64_t> dense;  // rows of `words` words: items, then (item, colour) pairs
   // cstride <= 256: each option as one or two vectors of 32 bytes holding a 2-bit one at each
-  // of its primary items (see subtract_killed), or, on CPUs with AVX-512BW, as bit masks
-  // (mstride words, 64 items a word) for masked byte additions.
+  // of its primary items (see subtract_killed).
   std::vector<std::uint8_t> optvec;
-  std::uint32_t mstride = 0;
-  std::vector<std::uint64_t> optmask;
-  MultMasksFn masks_fn = nullptr;
   // When it fits in 8 MiB: per option, the union of its st_* rows (what it kills for certain).
   std::vector<std::uint64_t> conflict;
   std::vector<OptionId> order;  // internal option -> the problem's option
@@ -206,26 +191,16 @@ struct MultTables {
       mx_start.push_back(static_cast<std::uint32_t>(mx_items.size()));
     }
     if (cstride <= 256) {
-      mstride = (cstride + 63) / 64;
-      masks_fn = mult_masks_for(mstride);
-      if (masks_fn) {
-        optmask.assign(std::size_t{m} * mstride, 0);
-        for (OptionId o = 0; o < m; ++o)
-          for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r)
-            optmask[std::size_t{o} * mstride + prim_items[r] / 64] |= std::uint64_t{1}
-                                                                      << (prim_items[r] % 64);
-      } else {
-        // 2-bit lanes (see subtract_killed): item j is bit pair j / 32 % 4 of byte j % 32 of
-        // the option's vector j / 128.
-        const std::size_t bytes = (cstride + 127) / 128 * 32;
-        optvec.assign((std::size_t{m} + 1) * bytes, 0);  // (option m: zero, for padding)
-        for (OptionId o = 0; o < m; ++o)
-          for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
-            const std::uint32_t j = prim_items[r];
-            optvec[o * bytes + j / 128 * 32 + j % 32] |=
-                static_cast<std::uint8_t>(1u << (2 * (j / 32 % 4)));
-          }
-      }
+      // 2-bit lanes (see subtract_killed): item j is bit pair j / 32 % 4 of byte j % 32 of the
+      // option's vector j / 128.
+      const std::size_t bytes = (cstride + 127) / 128 * 32;
+      optvec.assign((std::size_t{m} + 1) * bytes, 0);  // (option m: zero, for padding)
+      for (OptionId o = 0; o < m; ++o)
+        for (std::uint32_t r = prim_start[o]; r < prim_start[o + 1]; ++r) {
+          const std::uint32_t j = prim_items[r];
+          optvec[o * bytes + j / 128 * 32 + j % 32] |=
+              static_cast<std::uint8_t>(1u << (2 * (j / 32 % 4)));
+        }
     }
 
     if (std::size_t{m} * words * 8 <= (std::size_t{8} << 20)) {
@@ -520,9 +495,7 @@ class BitsetMultEngine final : public Engine {
     const std::uint32_t cs = t.cstride;
     const std::uint16_t* k0 = key_.data() + (L * cs);
     std::uint16_t* k1 = key_.data() + (L1 * cs);
-    if (t.masks_fn) {
-      t.masks_fn(nz, nzc_[L], src, dst, t.optmask.data(), cs, k0, k1);
-    } else if (subtract_) {
+    if (subtract_) {
       const std::uint32_t n = static_cast<std::uint32_t>(out - killed_);
       out[0] = out[1] = t.m;  // (zero vectors: three at a time)
       (this->*subtract_)(killed_, n, k0, k1);
@@ -721,84 +694,7 @@ std::unique_ptr<Engine> make_bitset_mult_engine(const Problem& p) {
 #pragma GCC pop_options
 #endif
 
-// The AVX-512 loop of the keys' decrements (see BitsetMultEngine::subtract_killed).
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2"))), \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2")
-#endif
-
 namespace cubex::detail {
-namespace {
-
-// The decrements summed in byte lanes (NW vectors of 64 in registers, a masked add per option),
-// added into the 16-bit keys every 255 options and at the end.
-template <int NW>
-void mult_masks(const std::uint32_t* nz, std::uint32_t nzc, const std::uint64_t* src,
-                const std::uint64_t* dst, const std::uint64_t* masks, std::uint32_t cs,
-                const std::uint16_t* k0, std::uint16_t* k1) {
-  __m512i acc[NW];
-  for (int v = 0; v < NW; ++v) acc[v] = _mm512_setzero_si512();
-  const __m512i one = _mm512_set1_epi8(1);
-  const std::uint16_t* from = k0;  // k1 after the first flush
-  auto flush = [&] {
-    for (int v = 0; v < NW; ++v) {
-      alignas(64) std::uint8_t b[64];
-      _mm512_store_si512(b, acc[v]);
-      for (std::uint32_t h = 0; h < 2 && 64 * v + 32 * h < cs; ++h) {
-        const std::uint32_t at = 64 * static_cast<std::uint32_t>(v) + 32 * h;
-        const __m512i d =
-            _mm512_cvtepu8_epi16(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + 32 * h)));
-        _mm512_storeu_si512(k1 + at, _mm512_sub_epi16(_mm512_loadu_si512(from + at), d));
-      }
-      acc[v] = _mm512_setzero_si512();
-    }
-    from = k1;
-  };
-  // The killed options are listed (list_word), at most 255 at a time (byte lanes), then added.
-  alignas(64) std::uint32_t idx[255 + 64];
-  std::uint32_t n = 0;
-  auto add = [&] {
-    for (std::uint32_t j = 0; j < n; ++j) {
-      const std::uint64_t* mk = masks + std::size_t{idx[j]} * NW;
-      for (int v = 0; v < NW; ++v) acc[v] = _mm512_mask_add_epi8(acc[v], mk[v], acc[v], one);
-    }
-  };
-  for (std::uint32_t q = 0; q < nzc; ++q) {
-    const std::uint32_t w = nz[q];
-    const std::uint64_t kill = src[w] & ~dst[w];
-    if (n + static_cast<std::uint32_t>(__builtin_popcountll(kill)) > 255) {
-      add();
-      flush();
-      n = 0;
-    }
-    n += list_word(kill, w, idx + n);
-  }
-  add();
-  flush();
-}
-
-}  // namespace
-}  // namespace cubex::detail
-
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-
-namespace cubex::detail {
-
-MultMasksFn mult_masks_for(std::uint32_t stride) {
-  if (!g_bitset_avx512 || !__builtin_cpu_supports("avx512f") ||
-      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vbmi2"))
-    return nullptr;
-  constexpr std::array<MultMasksFn, 4> fixed{&mult_masks<1>, &mult_masks<2>, &mult_masks<3>,
-                                             &mult_masks<4>};
-  return stride >= 1 && stride <= 4 ? fixed[stride - 1] : nullptr;
-}
 
 // Outside the target region above: this runs on any CPU.
 bool bitset_mult_supported(const Problem& p) {
