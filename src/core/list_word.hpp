@@ -1,5 +1,5 @@
 // list_word(): the set bits of a 64-bit word of options as option numbers, with AVX-512 (VBMI2).
-// Shared by the bitset engines' loops that take a set of options word by word.
+// Used by the bitset engine's loops that take a set of options word by word (src/core/bitset.cpp).
 #pragma once
 
 #include <immintrin.h>
