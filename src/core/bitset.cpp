@@ -352,19 +352,25 @@ bool conflict_all_avx2(const std::uint64_t* live, const std::uint64_t* col, std:
   auto load = [&](const std::uint64_t* p, int v) { return load_vector(p, v, WV, tail); };
   __m256i a[WV];
   alignas(32) std::uint64_t mine[WV * 4];
+  std::uint32_t left = 0;  // the non-zero words of mine
   for (int v = 0; v < WV; ++v) {
     const __m256i l = load(live, v), c = load(col, v);
     a[v] = _mm256_andnot_si256(c, l);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(mine) + v, _mm256_and_si256(l, c));
+    const __m256i m = _mm256_and_si256(l, c);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(mine) + v, m);
+    const auto zero = static_cast<std::uint32_t>(
+        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m, _mm256_setzero_si256()))));
+    left |= (zero ^ 0xF) << (4 * v);
   }
-  bool first = true;
-  for (std::uint32_t w = 0; w < words; ++w) {
-    for (std::uint64_t bits = mine[w]; bits; bits &= bits - 1) {
-      const std::uint32_t o = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(bits));
-      if (first) opts[0] = o, first = false;
-      const std::uint64_t* row = conflict + std::size_t{o} * words;
-      for (int v = 0; v < WV; ++v) a[v] = _mm256_and_si256(a[v], load(row, v));
-    }
+  // The options listed first (list_word8), then one loop over them: one exit to predict.
+  std::uint32_t* end = opts;
+  for (; left; left &= left - 1) {
+    const auto w = static_cast<std::uint32_t>(__builtin_ctz(left));
+    end = list_word8(mine[w], w, end);
+  }
+  for (const std::uint32_t* o = opts; o < end; ++o) {
+    const std::uint64_t* row = conflict + std::size_t{*o} * words;
+    for (int v = 0; v < WV; ++v) a[v] = _mm256_and_si256(a[v], load(row, v));
   }
   __m256i any = a[0];
   for (int v = 1; v < WV; ++v) any = _mm256_or_si256(any, a[v]);
@@ -966,6 +972,7 @@ class BitsetEngine final : public Engine {
     pool_.resize(levels);
     tiny_pool_.resize(levels);
     dead_.assign((t_->words + 7) / 8 * 8, 0);
+    listed_.assign(std::size_t{t_->m} + 8, 0);     // (list_word8 writes up to 7 past the end)
     surv_.assign((t_->words + 7) / 8 * 8 + 8, 0);  // (take_fn stores whole vectors)
     open_n_.assign(levels, 0);
     frame_.resize(levels);
@@ -1699,11 +1706,13 @@ class BitsetEngine final : public Engine {
                               cnt16_.data() + (std::size_t{level} * stride16_),
                               cnt8_.data() + (std::size_t{level + 1} * stride8_),
                               cnt16_.data() + (std::size_t{level + 1} * stride16_), [&](auto sub) {
+                                std::uint32_t* end = listed_.data();  // (listed first: one loop)
                                 for (std::uint32_t q = 0; q < nzc; ++q) {
                                   const std::uint32_t w = nz[q];
-                                  for (std::uint64_t k = src[w] & ~dst[w]; k; k &= k - 1)
-                                    sub(w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k)));
+                                  if (const std::uint64_t k = src[w] & ~dst[w])
+                                    end = list_word8(k, w, end);
                                 }
+                                for (const std::uint32_t* o = listed_.data(); o < end; ++o) sub(*o);
                               });
   }
 
@@ -1716,9 +1725,9 @@ class BitsetEngine final : public Engine {
     std::uint8_t* c8 = cnt8_.data() + (std::size_t{level} * stride8_);
     std::uint16_t* c16 = cnt16_.data() + (std::size_t{level} * stride16_);
     subtract_vectors<N8, N16>(t, c8, c16, c8, c16, [&](auto sub) {
-      for (std::uint32_t r = 0; r < ns; ++r)
-        for (std::uint64_t k = d[r]; k; k &= k - 1)
-          sub(sw[r] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k)));
+      std::uint32_t* end = listed_.data();  // (listed first: one loop)
+      for (std::uint32_t r = 0; r < ns; ++r) end = list_word8(d[r], sw[r], end);
+      for (const std::uint32_t* o = listed_.data(); o < end; ++o) sub(*o);
     });
   }
 
@@ -2065,7 +2074,8 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint32_t> listn_;
   std::vector<std::uint8_t> ldead_;
   std::vector<std::uint64_t> rows_;
-  bool emptied_ = false;  // remove_listed: an open item has no option left
+  bool emptied_ = false;               // remove_listed: an open item has no option left
+  std::vector<std::uint32_t> listed_;  // scratch of the AVX2 count loops: the options, listed
   std::vector<std::uint64_t> open_;
   std::vector<std::uint8_t> chk8_;     // per level: each item's count at its last check
   std::vector<std::uint16_t> chk16_;   // (pruning; see prune_choose)

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "engine.hpp"
+#include "list_word.hpp"
 
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("popcnt,avx2,bmi,bmi2"))), apply_to = function)
@@ -254,7 +255,7 @@ class BitsetMultEngine final : public Engine {
     covered_.resize(longest + 1);
     bumped_.resize(longest + 1);
     merged_.resize(W_);
-    killed_list_.resize(std::size_t{t.m} + 8);  // (list_options writes up to 7 past the end)
+    killed_list_.resize(std::size_t{t.m} + 8);  // (list_word8 writes up to 7 past the end)
     killed_ = killed_list_.data();
     if (!t.optvec.empty())
       subtract_ = kill_table(std::make_index_sequence<8>{})[t.cstride / 32 - 1];
@@ -324,27 +325,6 @@ class BitsetMultEngine final : public Engine {
     const auto v = static_cast<std::uint32_t>(_mm_cvtsi128_si32(m));
     best = v >> 16;
     return v & 0xFFFF;
-  }
-
-  // Appends the options of word w whose bits are set in `bits` to `out` and returns the list's
-  // new end. Eight entries are written whatever the count (then eight more while some are left):
-  // no branch per option, whose outcome (another option in this word?) would be mispredicted
-  // about once a word; the entries past the end are overwritten by the next word, or ignored.
-  static std::uint32_t* list_options(std::uint64_t bits, std::uint32_t w, std::uint32_t* out) {
-    std::uint32_t* const end = out + __builtin_popcountll(bits);
-    do {
-      for (int k = 0; k < 8; ++k, bits &= bits - 1) {
-        // (tzcnt: 64 once bits is empty, for the entries past the end; __builtin_ctzll(0) is
-        // undefined)
-        std::uint32_t o = w * 64 + static_cast<std::uint32_t>(_tzcnt_u64(bits));
-        // (o stays in a register: GCC 12 would gather the eight into a vector with vpinsrd,
-        // 3% slower on Zen 3)
-        asm("" : "+r"(o));
-        out[k] = o;
-      }
-      out += 8;
-    } while (out < end);
-    return end;
   }
 
   // k1 = k0 minus the count vectors of the n options listed in `killed` (followed by two
@@ -486,7 +466,7 @@ class BitsetMultEngine final : public Engine {
       dst[w] = v;
       nz1[c] = w;
       c += v != 0;
-      if (listing) out = list_options(src[w] & ~v, w, out);
+      if (listing) out = list_word8(src[w] & ~v, w, out);
     }
     // Words not in nz are zero at level L; keep them zero at L+1 (they may hold old values).
     // Only the words listed in nz1 are ever read, so no clearing is needed beyond them.
