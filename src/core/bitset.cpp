@@ -2121,6 +2121,16 @@ std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
 namespace cubex::detail {
 namespace {
 
+// Takes one option off the counts: one from each lane of its items, whose bits are mk (W8 words
+// for the byte lanes a8, then W16 for the 16-bit lanes a16, as Tables::optmask).
+template <int W8, int W16>
+inline void take_off(__m512i* a8, __m512i* a16, const std::uint64_t* mk) {
+  const __m512i one8 = _mm512_set1_epi8(1), one16 = _mm512_set1_epi16(1);
+  for (int v = 0; v < W8; ++v) a8[v] = _mm512_mask_sub_epi8(a8[v], mk[v], a8[v], one8);
+  for (int v = 0; v < W16; ++v)
+    a16[v] = _mm512_mask_sub_epi16(a16[v], static_cast<__mmask32>(mk[W8 + v]), a16[v], one16);
+}
+
 // list_word() for the words w of `words` whose bit w is set in `which`; returns the count.
 inline std::uint32_t list_bits(const std::uint64_t* words, std::uint64_t which,
                                std::uint32_t* out) {
@@ -2140,16 +2150,11 @@ void subtract_masks(const std::uint64_t* src, const std::uint64_t* dst, const st
   __m512i a8[W8 ? W8 : 1], a16[W16 ? W16 : 1];
   for (int v = 0; v < W8; ++v) a8[v] = _mm512_loadu_si512(c0 + 64 * v);
   for (int v = 0; v < W16; ++v) a16[v] = _mm512_loadu_si512(d0 + 32 * v);
-  const __m512i one8 = _mm512_set1_epi8(1), one16 = _mm512_set1_epi16(1);
   alignas(64) std::uint32_t idx[256 + 64];  // the killed options, listed (list_word)
   std::uint32_t n = 0;
   auto flush = [&]() {
-    for (std::uint32_t j = 0; j < n; ++j) {
-      const std::uint64_t* mk = masks + std::size_t{idx[j]} * stride;
-      for (int v = 0; v < W8; ++v) a8[v] = _mm512_mask_sub_epi8(a8[v], mk[v], a8[v], one8);
-      for (int v = 0; v < W16; ++v)
-        a16[v] = _mm512_mask_sub_epi16(a16[v], static_cast<__mmask32>(mk[W8 + v]), a16[v], one16);
-    }
+    for (std::uint32_t j = 0; j < n; ++j)
+      take_off<W8, W16>(a8, a16, masks + std::size_t{idx[j]} * stride);
     n = 0;
   };
   for (std::uint32_t q = 0; q < nzc; ++q) {
@@ -2174,14 +2179,10 @@ bool subtract_list(const std::uint64_t* kill, const std::uint32_t* word, std::ui
   __m512i a8[W8 ? W8 : 1], a16[W16 ? W16 : 1];
   for (int v = 0; v < W8; ++v) a8[v] = _mm512_loadu_si512(c8 + 64 * v);
   for (int v = 0; v < W16; ++v) a16[v] = _mm512_loadu_si512(c16 + 32 * v);
-  const __m512i one8 = _mm512_set1_epi8(1), one16 = _mm512_set1_epi16(1);
   for (std::uint32_t r = 0; r < n; ++r) {
     for (std::uint64_t k = kill[r]; k; k &= k - 1) {
       const std::uint32_t o = word[r] * 64 + static_cast<std::uint32_t>(__builtin_ctzll(k));
-      const std::uint64_t* mk = masks + std::size_t{o} * stride;
-      for (int v = 0; v < W8; ++v) a8[v] = _mm512_mask_sub_epi8(a8[v], mk[v], a8[v], one8);
-      for (int v = 0; v < W16; ++v)
-        a16[v] = _mm512_mask_sub_epi16(a16[v], static_cast<__mmask32>(mk[W8 + v]), a16[v], one16);
+      take_off<W8, W16>(a8, a16, masks + std::size_t{o} * stride);
     }
   }
   std::uint64_t zero = 0;
@@ -2353,6 +2354,12 @@ std::uint32_t prune_fix(PruneNode& p) {
       for (int v = 0; v < WV; ++v)
         a[v] = _mm512_and_si512(a[v], _mm512_maskz_loadu_epi64(mask(v), row + 8 * v));
     }
+    if (forced) {  // (prune_choose: the items of i's one option have it alone, marked checked)
+      const std::uint64_t* mk = p.optmask + std::size_t{idx[0]} * p.mstride;
+      for (int v = 0; v < W8; ++v) k8[v] = _mm512_mask_mov_epi8(k8[v], mk[v], one8);
+      for (int v = 0; v < W16; ++v)
+        k16[v] = _mm512_mask_mov_epi16(k16[v], static_cast<__mmask32>(mk[W8 + v]), one16);
+    }
     std::uint64_t gone = 0;
     for (int v = 0; v < WV; ++v) {
       live[v] = _mm512_maskz_andnot_epi64(0xFF, a[v], live[v]);
@@ -2361,20 +2368,8 @@ std::uint32_t prune_fix(PruneNode& p) {
     }
     const bool removed = gone != 0;
     const std::uint32_t nk = list_bits(kill, gone, idx);
-    for (std::uint32_t j = 0; j < nk; ++j) {
-      const std::uint64_t* mk = p.optmask + std::size_t{idx[j]} * p.mstride;
-      for (int v = 0; v < W8; ++v) c8[v] = _mm512_mask_sub_epi8(c8[v], mk[v], c8[v], one8);
-      for (int v = 0; v < W16; ++v)
-        c16[v] = _mm512_mask_sub_epi16(c16[v], static_cast<__mmask32>(mk[W8 + v]), c16[v], one16);
-    }
-    if (forced) {  // (prune_choose: x's other items have x alone, marked checked)
-      const auto first = static_cast<std::uint32_t>(__builtin_ctzll(left));  // (i's one option)
-      const std::uint32_t x = first * 64 + static_cast<std::uint32_t>(__builtin_ctzll(mine[first]));
-      const std::uint64_t* mk = p.optmask + std::size_t{x} * p.mstride;
-      for (int v = 0; v < W8; ++v) k8[v] = _mm512_mask_mov_epi8(k8[v], mk[v], one8);
-      for (int v = 0; v < W16; ++v)
-        k16[v] = _mm512_mask_mov_epi16(k16[v], static_cast<__mmask32>(mk[W8 + v]), one16);
-    }
+    for (std::uint32_t j = 0; j < nk; ++j)
+      take_off<W8, W16>(c8, c16, p.optmask + std::size_t{idx[j]} * p.mstride);
     if (!removed) return true;
     std::uint64_t zero = 0;
     for (int v = 0; v < W8; ++v) zero |= _mm512_testn_epi8_mask(c8[v], c8[v]);
