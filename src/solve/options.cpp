@@ -225,8 +225,17 @@ void set_option(Options& o, std::string_view name, std::string_view value) {
 std::string option_table_markdown() {
   std::string out = "| option | what it does |\n|---|---|\n";
   for (const OptionRow& r : kOptionTable) {
-    out += "| `--" + std::string(r.name) + (r.value ? " " + std::string(r.value) : "") + "` | ";
-    for (const char* c = r.help; *c; ++c) out += *c == '|' ? std::string("\\|") : std::string(1, *c);
+    const auto cell = [&](std::string_view text) {  // (a '|' would end the cell)
+      for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    };
+    out += "| `--";
+    cell(r.name);
+    if (r.value) {
+      out += ' ';
+      cell(r.value);
+    }
+    out += "` | ";
+    cell(r.help);
     out += " |\n";
   }
   return out;
