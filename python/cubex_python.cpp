@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "cubex/core/job.hpp"
+#include "cubex/core/memo.hpp"
 #include "cubex/core/problem.hpp"
 #include "cubex/error.hpp"
 #include "cubex/formats.hpp"
@@ -482,6 +483,27 @@ CountResult run_count(const Puzzle& puzzle, SymmetryMode mode, unsigned threads,
   const CubeGroup group = puzzle.symmetry_group(mode);
   std::optional<SymmetricSolver> sym;
   if (group.group.order() > 1) sym.emplace(pb, group.group);
+  c.group_order = group.group.order();
+  // By memo where the puzzle asks for it, as the CLI counts: each sub-problem counted once.
+  if (const std::vector<ItemId> order = puzzle.memo_order();
+      !order.empty() && memo_applies(pb).empty()) {
+    std::optional<SymmetricSolver> trivial;
+    const SymmetricSolver& s = sym ? *sym : trivial.emplace(pb, trivial_group(pb.num_items()));
+    MemoLimits ml;
+    ml.stop = &w.stop;
+    ml.order = order;
+    const MemoClasses mc = count_classes_by_memo(s, ml);
+    if (mc.complete || w.stop) {  // (else it gave up: the search counts)
+      c.total = mc.stats.total;
+      c.unique = mc.stats.unique;
+      c.symmetric = mc.stats.symmetric;
+      c.complete = mc.complete;
+      c.nodes = mc.states;
+      c.seconds = mc.stats.search.seconds;
+      c.method = "memo";
+      return c;
+    }
+  }
   SearchJob job(sym ? sym->restricted() : pb, sym ? &*sym : nullptr);
   JobOptions opt;
   opt.threads = threads;
@@ -492,7 +514,6 @@ CountResult run_count(const Puzzle& puzzle, SymmetryMode mode, unsigned threads,
     w.progress = {p.fraction, p.elapsed, p.counts.nodes, p.counts.total};
   };
   const JobResult r = job.run(opt, nullptr);
-  c.group_order = group.group.order();
   c.total = r.counts.total;
   c.unique = r.counts.unique;
   c.symmetric = r.counts.symmetric;

@@ -257,3 +257,29 @@ def test_render_svg_draws_as_the_cli_does(puzzle_file, cubex_exe, tmp_path):
     m = cubex.matrix(["A"], [["A"]])
     with pytest.raises(ValueError, match="exact-cover puzzles have no geometry"):
         m.render_svg([0])
+
+
+# ---- counting as the CLI counts -----------------------------------------------------------------
+
+
+def test_happy_cube_counts_by_memo_as_the_cli(puzzle_file, cubex_exe):
+    path = puzzle_file("happycube/rubens_box_2x1x1.json")
+    p = cubex.load(path)
+    c = p.count()
+    cli = cli_json(cubex_exe, path)
+    assert cli["search"]["backend"] == "memo" and c.method == "memo"
+    assert (c.total, c.unique, c.symmetric, c.group_order) == tuple(
+        cli["counts"][k] for k in ("total", "unique", "symmetric", "group_order")
+    )
+    assert c.nodes == cli["stats"]["nodes"]  # the memo's sub-problems
+    # an independent path: the classes listed by the search, and their sizes
+    classes = list(p.solutions())
+    assert len(classes) == c.unique and sum(s["orbit_size"] for s in classes) == c.total
+
+
+def test_three_sets_l3_counts_are_the_clis(puzzle_file):
+    # issue 34: by memo, as `cubex solve` (docs/happycube.md: 39,098,316; 9,774,579 unique;
+    # 1,847,595 sub-problems), not by a search of 348 million nodes
+    c = cubex.load(puzzle_file("happycube/l3_three_sets.json")).count()
+    assert (c.total, c.unique, c.symmetric, c.group_order, c.complete) == (39098316, 9774579, 0, 4, True)
+    assert (c.method, c.nodes) == ("memo", 1847595)
