@@ -92,7 +92,8 @@ py::str str(const std::string& s) {
 SymmetryMode symmetry_mode(py::handle v) {
   const std::string t = text(v, "symmetry");
   const auto m = parse_symmetry_mode(t);
-  if (!m) throw py::value_error("symmetry: expected 'none', 'rotations' or 'auto', found " + shown(v));
+  if (!m)
+    throw py::value_error("symmetry: expected 'none', 'rotations' or 'auto', found " + shown(v));
   return *m;
 }
 
@@ -271,8 +272,10 @@ std::shared_ptr<Puzzle> loads(const std::string& data, std::string format, const
   if (!format.empty() && format[0] == '.') format.erase(0, 1);
   const bool xml = format == "xmpuzzle";
   if (!problem.empty() && !xml) {
-    throw py::value_error("problem: picks a problem of a file that holds several (.xmpuzzle); "
-                          "format '" + format + "' holds one");
+    throw py::value_error(
+        "problem: picks a problem of a file that holds several (.xmpuzzle); "
+        "format '" +
+        format + "' holds one");
   }
   const bool text_format = format == "txt" || format == "hcq" || format == "dlx" || format == "xc";
   if (text_format) {
@@ -315,8 +318,10 @@ std::shared_ptr<Puzzle> loads(const std::string& data, std::string format, const
           "tools/setup.sh, or configure with -DCUBEX_BURRTOOLS=ON: it needs zlib and pugixml)");
 #endif
     } else {
-      throw py::value_error("format: expected 'json', 'txt', 'hcq', 'dlx', 'xc' or 'xmpuzzle', "
-                            "found '" + format + "'");
+      throw py::value_error(
+          "format: expected 'json', 'txt', 'hcq', 'dlx', 'xc' or 'xmpuzzle', "
+          "found '" +
+          format + "'");
     }
     check_nodes(p->problem());
   } catch (const LimitError& e) {
@@ -339,8 +344,10 @@ std::vector<OptionId> option_ids(const Puzzle& p, py::handle v, const char* what
   }
   if (py::hasattr(seq, "tolist")) seq = seq.attr("tolist")();  // a numpy array
   if (py::isinstance<py::str>(seq) || !py::isinstance<py::iterable>(seq)) {
-    throw py::type_error(std::string(what) + ": expected a solution or a list of option numbers, "
-                         "found " + shown(v));
+    throw py::type_error(std::string(what) +
+                         ": expected a solution or a list of option numbers, "
+                         "found " +
+                         shown(v));
   }
   std::vector<OptionId> out;
   const auto n = static_cast<long long>(p.problem().num_options());
@@ -412,9 +419,9 @@ class Worker {
   std::atomic<bool> stop{false};
   std::mutex mu;
   std::condition_variable changed;
-  bool done = false;          // (mu)
-  std::exception_ptr error;   // (mu)
-  Progress progress;          // (mu) the last report
+  bool done = false;         // (mu)
+  std::exception_ptr error;  // (mu)
+  Progress progress;         // (mu) the last report
 
  private:
   std::thread thread_;
@@ -546,8 +553,8 @@ py::object count(std::shared_ptr<Puzzle> puzzle, py::handle symmetry, py::handle
   stats["seconds"] = c.seconds;
   stats["threads"] = c.threads;
   stats["method"] = c.method;
-  return py::module_::import("cubex").attr("Counts")(c.total, c.unique, c.symmetric,
-                                                     c.group_order, c.complete, **stats);
+  return py::module_::import("cubex").attr("Counts")(c.total, c.unique, c.symmetric, c.group_order,
+                                                     c.complete, **stats);
 }
 
 // ---- the solution generator ---------------------------------------------------------------------
@@ -660,7 +667,8 @@ class SolutionIterator {
 
 // ---- drawing ------------------------------------------------------------------------------------
 
-std::string render_svg(const Puzzle& p, py::handle solution, const std::optional<std::string>& caption) {
+std::string render_svg(const Puzzle& p, py::handle solution,
+                       const std::optional<std::string>& caption) {
   nlohmann::json js;
   std::string what = "the solution";
   if (py::isinstance<py::dict>(solution) &&
@@ -706,11 +714,10 @@ PYBIND11_MODULE(_cubex, m) {
     } catch (const InputError& e) {
       py::object cls = py::module_::import("cubex").attr("InputError");
       py::object none = py::none();
-      py::object err = cls(str(e.what()), str(e.file()),
-                           e.line() > 0 ? py::object(py::int_(e.line())) : none,
-                           e.column() > 0 ? py::object(py::int_(e.column())) : none,
-                           e.json_path().empty() ? none : py::object(str(e.json_path())),
-                           str(e.message()));
+      py::object err =
+          cls(str(e.what()), str(e.file()), e.line() > 0 ? py::object(py::int_(e.line())) : none,
+              e.column() > 0 ? py::object(py::int_(e.column())) : none,
+              e.json_path().empty() ? none : py::object(str(e.json_path())), str(e.message()));
       PyErr_SetObject(cls.ptr(), err.ptr());
     } catch (const ProblemError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
@@ -772,7 +779,8 @@ PYBIND11_MODULE(_cubex, m) {
           [](const Puzzle& p, py::handle index) {
             const auto n = static_cast<long long>(p.problem().num_options());
             if (n == 0) throw py::value_error("index: the puzzle has no options");
-            const auto o = static_cast<OptionId>(integer(index, "index", 0, n - 1, "an option number"));
+            const auto o =
+                static_cast<OptionId>(integer(index, "index", 0, n - 1, "an option number"));
             py::list names;
             for (ItemId i : p.problem().option(o)) names.append(str(p.problem().item(i).name));
             return names;
@@ -825,12 +833,11 @@ PYBIND11_MODULE(_cubex, m) {
           },
           py::arg("solution"),
           "the solution (a Solution, or its option_ids) drawn as text, as `cubex solve` prints it")
-      .def(
-          "render_svg", &render_svg, py::arg("solution"), py::arg("caption") = py::none(),
-          "The solution as an SVG picture (the text of an .svg file), as `cubex render --svg`\n"
-          "draws it: a Solution, its option_ids, or a solution's dict from `cubex solve --json`.\n"
-          "caption: the line under the title (default 'solution K' from the Solution's index).\n"
-          "ValueError for a matrix (no geometry) or options that are no solution.")
+      .def("render_svg", &render_svg, py::arg("solution"), py::arg("caption") = py::none(),
+           "The solution as an SVG picture (the text of an .svg file), as `cubex render --svg`\n"
+           "draws it: a Solution, its option_ids, or a solution's dict from `cubex solve --json`.\n"
+           "caption: the line under the title (default 'solution K' from the Solution's index).\n"
+           "ValueError for a matrix (no geometry) or options that are no solution.")
       .def(
           "verify",
           [](const Puzzle& p, py::handle solution) {
