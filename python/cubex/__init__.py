@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 from typing import Any, Dict, NamedTuple, Optional, Union
 
 __all__ = [
@@ -153,14 +154,16 @@ def load(path: PathLike, *, problem: Optional[Union[str, int]] = None) -> Puzzle
     first), as ``cubex solve --problem``.
 
     Raises FileNotFoundError when there is no such file, IsADirectoryError for a folder,
+    PermissionError for a file this process may not read,
     ``cubex.InputError`` (a ValueError) naming the file and the line or JSON path for a
     malformed one, and ValueError for an extension that no format has.
     """
     p = _path(path)
-    if not os.path.exists(p):
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), p)
-    if os.path.isdir(p):
+    st = os.stat(p)  # FileNotFoundError, PermissionError (a folder on the way), ...
+    if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), p)
+    if not os.access(p, os.R_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), p)
     return _cubex._load(p, _problem(problem))
 
 
