@@ -257,6 +257,52 @@ std::shared_ptr<Puzzle> matrix(py::handle items, py::handle options, py::handle 
 
 // ---- loading ------------------------------------------------------------------------------------
 
+#ifdef CUBEX_WITH_BURRTOOLS
+// A BurrTools puzzle read from memory: the voxel puzzle with what the file says about itself
+// (its notes and recorded counts), as load_puzzle gives for a file.
+class XmText final : public Puzzle {
+ public:
+  XmText(std::unique_ptr<Puzzle> inner, burrtools::Loaded& loaded)
+      : inner_(std::move(inner)), notes_(std::move(loaded.notes)), recorded_(loaded.recorded) {
+    for (std::string& n : inner_->notes()) notes_.push_back(std::move(n));
+  }
+  std::string kind() const override { return inner_->kind(); }
+  std::string name() const override { return inner_->name(); }
+  const Problem& problem() const override { return inner_->problem(); }
+  std::vector<std::string> notes() const override { return notes_; }
+  std::string infeasible() const override { return inner_->infeasible(); }
+  nlohmann::json solution_json(std::span<const OptionId> s) const override {
+    return inner_->solution_json(s);
+  }
+  std::string solution_text(std::span<const OptionId> s) const override {
+    return inner_->solution_text(s);
+  }
+  std::string coloured_solution_text(std::span<const OptionId> s) const override {
+    return inner_->coloured_solution_text(s);
+  }
+  std::string verify_solution(const nlohmann::json& s) const override {
+    return inner_->verify_solution(s);
+  }
+  CubeGroup symmetry_group(SymmetryMode mode) const override {
+    return inner_->symmetry_group(mode);
+  }
+  std::vector<std::pair<std::string, ItemId>> piece_items() const override {
+    return inner_->piece_items();
+  }
+  std::optional<render::Scene> scene(const nlohmann::json& s) const override {
+    return inner_->scene(s);
+  }
+  std::vector<ItemId> memo_order() const override { return inner_->memo_order(); }
+  std::string option_label(OptionId o) const override { return inner_->option_label(o); }
+  std::optional<RecordedCounts> recorded_counts() const override { return recorded_; }
+
+ private:
+  std::unique_ptr<Puzzle> inner_;
+  std::vector<std::string> notes_;
+  std::optional<RecordedCounts> recorded_;
+};
+#endif
+
 std::shared_ptr<Puzzle> load(const std::string& path, const std::string& problem) {
   LoadOptions opt;
   opt.problem = problem;
@@ -311,7 +357,7 @@ std::shared_ptr<Puzzle> loads(const std::string& data, std::string format, const
       opt.problem = problem;
       burrtools::Loaded loaded =
           burrtools::parse_xmpuzzle(burrtools::gunzip(data, name), name, opt);
-      p = voxel::make_puzzle(std::move(loaded.model), name, false);
+      p = std::make_unique<XmText>(voxel::make_puzzle(loaded.model, name, false), loaded);
 #else
       throw py::value_error(
           "format 'xmpuzzle': this cubex was built without BurrTools support (run "

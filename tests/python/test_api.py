@@ -225,6 +225,13 @@ def test_loads_reads_a_burrtools_file(puzzle_file, cubex_exe, tmp_path):
                    capture_output=True)
     assert cubex.load(xm).count() == (11520, 240, 0, 48, True)
     assert cubex.loads(xm.read_bytes(), "xmpuzzle").count() == (11520, 240, 0, 48, True)
+    box = tmp_path / "box.xmpuzzle"
+    subprocess.run([cubex_exe, "convert", puzzle_file("voxel/congruent-box.json"), str(box)],
+                   check=True, capture_output=True)
+    from_text = cubex.loads(box.read_bytes(), ".xmpuzzle")
+    assert from_text.notes == cubex.load(box).notes and len(from_text.notes) == 2
+    with pytest.raises(cubex.InputError, match="^mine.xmpuzzle: "):
+        cubex.loads(b"\x1f\x8b garbage", "xmpuzzle", name="mine.xmpuzzle")
 
 
 # ---- solutions out ----------------------------------------------------------------------------
