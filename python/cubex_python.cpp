@@ -6,8 +6,8 @@
 //
 // Every search runs on a thread of its own while Python's thread waits with the GIL released,
 // waking every 50 ms for Ctrl-C and the progress callback: a search that reports no progress
-// for a long time still stops at once. Every search goes through run_count() and
-// run_listing() below: the only places that know the search API.
+// for a long time still stops at once. Every count and listing goes through cubex::solve (the
+// solve layer, cubex/solve.hpp), as `cubex solve` does: the same checks, memo and search.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -26,9 +26,8 @@
 #include <thread>
 #include <utility>
 
-#include "cubex/core/job.hpp"
-#include "cubex/core/memo.hpp"
 #include "cubex/core/problem.hpp"
+#include "cubex/cubex.hpp"
 #include "cubex/error.hpp"
 #include "cubex/formats.hpp"
 #include "cubex/happycube/puzzle.hpp"
@@ -87,6 +86,14 @@ py::str str(const std::string& s) {
   PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
   if (!o) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(o);
+}
+
+Symmetry symmetry_option(py::handle v) {
+  const std::string t = text(v, "symmetry");
+  const auto m = parse_symmetry(t);
+  if (!m)
+    throw py::value_error("symmetry: expected 'none', 'rotations' or 'auto', found " + shown(v));
+  return *m;
 }
 
 SymmetryMode symmetry_mode(py::handle v) {
@@ -303,16 +310,26 @@ class XmText final : public Puzzle {
 };
 #endif
 
-std::shared_ptr<Puzzle> load(const std::string& path, const std::string& problem) {
-  LoadOptions opt;
-  opt.problem = problem;
-  return std::shared_ptr<Puzzle>(load_puzzle(path, opt));
+std::shared_ptr<Puzzle> load_file(const std::string& path, const std::string& problem,
+                                  py::handle max_nodes) {
+  Options o;
+  if (!max_nodes.is_none()) {
+    o.max_nodes = static_cast<std::uint64_t>(
+        integer(max_nodes, "max_nodes", 1, static_cast<long long>(kMaxNodesCeiling)));
+  }
+  o.problem = problem;
+  // (cubex::load sets the process-wide limit: put it back, so that it holds for this load only)
+  struct Restore {
+    std::uint64_t saved = limits().max_nodes;
+    ~Restore() { limits().max_nodes = saved; }
+  } restore;
+  return std::shared_ptr<Puzzle>(cubex::load(path, o));
 }
 
 // A puzzle from the contents of a file of `format` ("json", ".dlx"...); `name` stands for the
 // file in messages.
-std::shared_ptr<Puzzle> loads(const std::string& data, std::string format, const std::string& name,
-                              const std::string& problem) {
+std::shared_ptr<Puzzle> load_text(const std::string& data, std::string format,
+                                  const std::string& name, const std::string& problem) {
   std::transform(format.begin(), format.end(), format.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (!format.empty() && format[0] == '.') format.erase(0, 1);
@@ -408,12 +425,12 @@ std::vector<OptionId> option_ids(const Puzzle& p, py::handle v, const char* what
 
 // ---- searching on a thread of its own -----------------------------------------------------------
 
-struct Progress {
+struct Report {
   double fraction = 0, elapsed = 0;
   std::uint64_t nodes = 0, solutions = 0;
 };
 
-py::dict progress_dict(const Progress& p) {
+py::dict progress_dict(const Report& p) {
   py::dict d;
   d["fraction"] = p.fraction;
   d["nodes"] = p.nodes;
@@ -467,7 +484,7 @@ class Worker {
   std::condition_variable changed;
   bool done = false;         // (mu)
   std::exception_ptr error;  // (mu)
-  Progress progress;         // (mu) the last report
+  Report progress;           // (mu) the last report
 
  private:
   std::thread thread_;
@@ -487,7 +504,7 @@ class ProgressCaller {
     const auto now = std::chrono::steady_clock::now();
     if (!force && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
-    Progress p;
+    Report p;
     {
       std::lock_guard lock(w.mu);
       p = w.progress;
@@ -512,80 +529,83 @@ void check_signals() {
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
 }
 
-// ---- counting -----------------------------------------------------------------------------------
+// ---- the options of a solve --------------------------------------------------------------------
 
-struct CountResult {
-  std::uint64_t total = 0, unique = 0, symmetric = 0;
-  std::size_t group_order = 1;
-  bool complete = true;
-  std::uint64_t nodes = 0;
-  double seconds = 0;
-  unsigned threads = 1;
-  std::string method = "search";
-};
-
-// The count itself, on the worker's thread (no Python here).
-CountResult run_count(const Puzzle& puzzle, SymmetryMode mode, unsigned threads, Worker& w) {
-  CountResult c;
-  if (!puzzle.infeasible().empty()) {  // the CLI's answer: 0, without searching
-    c.method = "checks";
-    c.threads = 0;
-    return c;
-  }
-  const Problem& pb = puzzle.problem();
-  const CubeGroup group = puzzle.symmetry_group(mode);
-  std::optional<SymmetricSolver> sym;
-  if (group.group.order() > 1) sym.emplace(pb, group.group);
-  c.group_order = group.group.order();
-  // By memo where the puzzle asks for it, as the CLI counts: each sub-problem counted once.
-  if (const std::vector<ItemId> order = puzzle.memo_order();
-      !order.empty() && memo_applies(pb).empty()) {
-    std::optional<SymmetricSolver> trivial;
-    const SymmetricSolver& s = sym ? *sym : trivial.emplace(pb, trivial_group(pb.num_items()));
-    MemoLimits ml;
-    ml.stop = &w.stop;
-    ml.order = order;
-    const MemoClasses mc = count_classes_by_memo(s, ml);
-    if (mc.complete || w.stop) {  // (else it gave up: the search counts)
-      c.total = mc.stats.total;
-      c.unique = mc.stats.unique;
-      c.symmetric = mc.stats.symmetric;
-      c.complete = mc.complete;
-      c.nodes = mc.states;
-      c.seconds = mc.stats.search.seconds;
-      c.method = "memo";
-      return c;
+// Options for cubex::solve from count()'s and solutions()' arguments: the typed ones, then any
+// other row of the options table (cubex/options.hpp) by its Python name ('_' for '-'), as text
+// (True/False for a switch). TypeError or ValueError naming the keyword and the value.
+Options solve_options(py::handle symmetry, py::handle threads, py::handle limit, py::handle expand,
+                      const py::kwargs& more) {
+  Options o;
+  o.symmetry = symmetry_option(symmetry);
+  o.threads = thread_count(threads);
+  o.limit = static_cast<std::uint64_t>(integer(limit, "limit", 0, LLONG_MAX));
+  if (!PyBool_Check(expand.ptr()))
+    throw py::type_error("expand: expected True or False, found " + shown(expand));
+  o.expand = expand.cast<bool>();
+  for (const auto& [key, value] : more) {
+    const std::string name = key.cast<std::string>();
+    const OptionRow* row = find_option(name);
+    if (!row || name.find('-') != std::string::npos || name == "max_nodes" || name == "problem") {
+      std::string known;
+      for (const OptionRow& r : option_table()) {
+        std::string n = r.name;
+        std::replace(n.begin(), n.end(), '-', '_');
+        if (n != "max_nodes" && n != "problem") known += (known.empty() ? "" : ", ") + n;
+      }
+      throw py::type_error("unexpected keyword argument '" + name + "' (the options: " + known +
+                           "; max_nodes and problem are cubex.load's)");
+    }
+    std::string text;
+    if (!row->value) {
+      if (!PyBool_Check(value.ptr()))
+        throw py::type_error(name + ": expected True or False, found " + shown(value));
+      text = value.cast<bool>() ? "yes" : "no";
+    } else if (py::isinstance<py::str>(value)) {
+      text = value.cast<std::string>();
+    } else if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+      text = py::str(value).cast<std::string>();
+    } else if (PyFloat_Check(value.ptr())) {
+      text = py::str(value).cast<std::string>();
+    } else if (py::isinstance<py::tuple>(value) && py::len(value) == 2) {  // shard=(K, N)
+      text = py::str(value.cast<py::tuple>()[0]).cast<std::string>() + "/" +
+             py::str(value.cast<py::tuple>()[1]).cast<std::string>();
+    } else if (PyObject_HasAttrString(value.ptr(), "__fspath__")) {  // a path
+      text = py::module_::import("os").attr("fsdecode")(value).cast<std::string>();
+    } else {
+      throw py::type_error(name + ": expected " + row->value + " as a str or a number, found " +
+                           shown(value));
+    }
+    try {
+      row->set(o, text);
+    } catch (const Error& e) {
+      throw py::value_error(name + ": " + e.what());
     }
   }
-  SearchJob job(sym ? sym->restricted() : pb, sym ? &*sym : nullptr);
-  JobOptions opt;
-  opt.threads = threads;
-  opt.stop = &w.stop;
-  opt.progress_seconds = 0.1;
-  opt.on_progress = [&](const JobProgress& p) {
+  return o;
+}
+
+// Runs cubex::solve on the worker's thread (no Python here): its stop flag, its progress.
+Result run_solve(const Puzzle& puzzle, Options o, Worker& w, const SolutionSink& sink = {}) {
+  o.stop = &w.stop;
+  o.progress_seconds = 0.1;
+  o.on_progress = [&w](const Progress& p) {
     std::lock_guard lock(w.mu);
     w.progress = {p.fraction, p.elapsed, p.counts.nodes, p.counts.total};
   };
-  const JobResult r = job.run(opt, nullptr);
-  c.total = r.counts.total;
-  c.unique = r.counts.unique;
-  c.symmetric = r.counts.symmetric;
-  c.complete = r.complete;
-  c.nodes = r.counts.nodes;
-  c.seconds = r.seconds;
-  c.threads = r.threads;
-  return c;
+  return solve(puzzle, o, sink);
 }
 
-py::object count(std::shared_ptr<Puzzle> puzzle, py::handle symmetry, py::handle threads,
-                 py::object progress) {
-  const SymmetryMode mode = symmetry_mode(symmetry);
-  const unsigned n = thread_count(threads);
+// ---- counting -----------------------------------------------------------------------------------
+
+py::object count_solutions(std::shared_ptr<Puzzle> puzzle, py::handle symmetry, py::handle threads,
+                           py::object progress, py::handle limit, const py::kwargs& more) {
+  const Options o = solve_options(symmetry, threads, limit, py::bool_(false), more);
   ProgressCaller report(std::move(progress));
-  CountResult c;
+  Result r;
   {
     Worker w;
-    w.start([&] { c = run_count(*puzzle, mode, n, w); });
+    w.start([&] { r = run_solve(*puzzle, o, w); });
     while (!w.wait(50)) {
       check_signals();  // (w, going, stops and joins the search)
       report(w);
@@ -595,39 +615,43 @@ py::object count(std::shared_ptr<Puzzle> puzzle, py::handle symmetry, py::handle
   }
   check_signals();  // a signal that came as the count ended
   py::dict stats;
-  stats["nodes"] = c.nodes;
-  stats["seconds"] = c.seconds;
-  stats["threads"] = c.threads;
-  stats["method"] = c.method;
+  stats["nodes"] = r.nodes;
+  stats["seconds"] = r.seconds;
+  stats["threads"] = r.threads;
+  stats["method"] = r.method;
+  const Counts& c = r.counts;
   return py::module_::import("cubex").attr("Counts")(c.total, c.unique, c.symmetric, c.group_order,
                                                      c.complete, **stats);
 }
 
 // ---- the solution generator ---------------------------------------------------------------------
 
-// Runs the search on a thread of its own and hands solutions over through a bounded queue:
+// Runs the solve on a thread of its own and hands solutions over through a bounded queue:
 // __next__ waits for the next one with the GIL released, checking for Ctrl-C every 50 ms.
 // Dropping the iterator (or breaking out of a for loop over it) stops the search.
 class SolutionIterator {
  public:
   struct Found {
     std::vector<OptionId> options;
-    std::uint64_t orbit = 1, cls = 0;
+    Count index = 0, cls = 0, orbit = 1;
     std::size_t element = 0;
   };
 
-  SolutionIterator(std::shared_ptr<const Puzzle> puzzle, SymmetryMode mode, std::uint64_t limit,
-                   unsigned threads, bool expand, py::object progress)
+  SolutionIterator(std::shared_ptr<const Puzzle> puzzle, Options options, py::object progress)
       : puzzle_(std::move(puzzle)),
         solution_type_(py::module_::import("cubex").attr("Solution")),
         report_(std::move(progress)) {
-    if (puzzle_->infeasible().empty()) {
-      const CubeGroup group = puzzle_->symmetry_group(mode);
-      if (group.group.order() > 1) sym_.emplace(puzzle_->problem(), group.group);
-      worker_.start([this, limit, threads, expand] { run_listing(limit, threads, expand); });
-    } else {
-      worker_.done = true;  // no solution: nothing to search
-    }
+    worker_.start([this, options = std::move(options)] {
+      run_solve(*puzzle_, options, worker_, [this](const Solution& s) {
+        std::unique_lock lock(worker_.mu);
+        worker_.changed.wait(lock, [&] { return queue_.size() < kQueue || worker_.stop; });
+        if (worker_.stop) return false;
+        queue_.push_back({std::vector<OptionId>(s.options.begin(), s.options.end()), s.index,
+                          s.class_index, s.orbit, s.element});
+        worker_.changed.notify_all();
+        return true;
+      });
+    });
   }
 
   py::object next() {
@@ -658,7 +682,7 @@ class SolutionIterator {
     }
     report_(worker_);  // while solutions flow, too (at most every 0.1 s)
     py::object d = solution_type_(to_py(puzzle_->solution_json(f.options)));
-    d["index"] = ++index_;
+    d["index"] = f.index;
     d["class"] = f.cls;
     d["orbit_size"] = f.orbit;
     d["element"] = f.element;
@@ -668,46 +692,11 @@ class SolutionIterator {
   }
 
  private:
-  // The search, on the worker's thread (no Python here).
-  void run_listing(std::uint64_t limit, unsigned threads, bool expand) {
-    std::uint64_t classes = 0;
-    auto push = [&](std::span<const OptionId> s, std::uint64_t orbit, std::size_t element) {
-      std::unique_lock lock(worker_.mu);
-      worker_.changed.wait(lock, [&] { return queue_.size() < kQueue || worker_.stop; });
-      if (worker_.stop) return false;
-      queue_.push_back({std::vector<OptionId>(s.begin(), s.end()), orbit, classes, element});
-      worker_.changed.notify_all();
-      return true;
-    };
-    auto each = [&](std::span<const OptionId> s, std::uint64_t orbit) {
-      ++classes;
-      if (!expand || !sym_) return push(s, orbit, 0);
-      for (const auto& [g, image] : orbit_of(*sym_, s))
-        if (!push(image, orbit, g)) return false;
-      return true;
-    };
-    ClassVisitor visit(each);
-    SearchJob job(sym_ ? sym_->restricted() : puzzle_->problem(), sym_ ? &*sym_ : nullptr);
-    JobOptions opt;
-    opt.threads = threads;
-    opt.max_classes = limit;
-    opt.stop = &worker_.stop;
-    opt.ordered = true;
-    opt.progress_seconds = 0.1;
-    opt.on_progress = [&](const JobProgress& p) {
-      std::lock_guard lock(worker_.mu);
-      worker_.progress = {p.fraction, p.elapsed, p.counts.nodes, p.counts.total};
-    };
-    job.run(opt, &visit);
-  }
-
   static constexpr std::size_t kQueue = 256;
   std::shared_ptr<const Puzzle> puzzle_;
   py::object solution_type_;
-  ProgressCaller report_;  // (Python's thread only)
-  std::optional<SymmetricSolver> sym_;
+  ProgressCaller report_;    // (Python's thread only)
   std::deque<Found> queue_;  // (worker_.mu)
-  std::uint64_t index_ = 0;  // (Python's thread only)
   Worker worker_;            // last: its thread goes first
 };
 
@@ -754,21 +743,31 @@ PYBIND11_MODULE(_cubex, m) {
   using namespace cubex::python;
   m.doc() = "The extension behind the cubex package (use `import cubex`; docs/python.md)";
 
+  // cubex::Error by its kind: input -> cubex.InputError (a ValueError, with the place), usage
+  // and limit -> ValueError, internal -> RuntimeError.
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const InputError& e) {
-      py::object cls = py::module_::import("cubex").attr("InputError");
-      py::object none = py::none();
-      py::object err =
-          cls(str(e.what()), str(e.file()), e.line() > 0 ? py::object(py::int_(e.line())) : none,
-              e.column() > 0 ? py::object(py::int_(e.column())) : none,
-              e.json_path().empty() ? none : py::object(str(e.json_path())), str(e.message()));
-      PyErr_SetObject(cls.ptr(), err.ptr());
-    } catch (const ProblemError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const LimitError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const Error& e) {
+      switch (e.kind()) {
+        case Error::Kind::input: {
+          py::object cls = py::module_::import("cubex").attr("InputError");
+          py::object none = py::none();
+          py::object err =
+              cls(str(e.what()), e.file().empty() ? none : py::object(str(e.file())),
+                  e.line() > 0 ? py::object(py::int_(e.line())) : none,
+                  e.column() > 0 ? py::object(py::int_(e.column())) : none,
+                  e.json_path().empty() ? none : py::object(str(e.json_path())), str(e.message()));
+          PyErr_SetObject(cls.ptr(), err.ptr());
+          break;
+        }
+        case Error::Kind::usage:
+        case Error::Kind::limit:
+          PyErr_SetString(PyExc_ValueError, e.what());
+          break;
+        default:
+          PyErr_SetString(PyExc_RuntimeError, e.what());
+      }
     }
   });
 
@@ -840,27 +839,27 @@ PYBIND11_MODULE(_cubex, m) {
           py::arg("symmetry") = "auto",
           "the order of the puzzle's symmetry group under `symmetry` ('auto', 'rotations' or\n"
           "'none')")
-      .def("count", &count, py::arg("symmetry") = "auto", py::arg("threads") = 0,
-           py::arg("progress") = py::none(),
-           "Counts the solutions and returns a cubex.Counts (total, unique, symmetric,\n"
-           "group_order, complete; nodes, seconds, threads, method), as `cubex solve` does.\n"
+      .def("count", &count_solutions, py::arg("symmetry") = "auto", py::arg("threads") = 0,
+           py::arg("progress") = py::none(), py::arg("limit") = 0,
+           "Counts the solutions as `cubex solve` does (cubex::solve: the pre-search checks, by\n"
+           "memo where the CLI counts by memo, else by search) and returns a cubex.Counts\n"
+           "(total, unique, symmetric, group_order, complete; nodes, seconds, threads, method).\n"
            "symmetry: 'auto' (the default, as the CLI's: rotations, and reflections where the\n"
-           "pieces allow), 'rotations' or 'none'. threads: 0 for all cores. The GIL is released\n"
-           "meanwhile. progress(d), when given, is called about every 0.1 s with d =\n"
+           "pieces allow), 'rotations' or 'none'. threads: 0 for all cores. limit: stop after\n"
+           "this many solutions (classes with symmetry); 0: all. The other options of `cubex\n"
+           "solve` are keywords, '_' for '-' (count_by='search', backend='links',\n"
+           "checkpoint='x.ck', checkpoint_every=30, resume='x.ck', shard='0/2'). The GIL is\n"
+           "released meanwhile. progress(d), when given, is called about every 0.1 s with d =\n"
            "{'fraction', 'nodes', 'solutions', 'elapsed'}; returning False stops the count\n"
            "(complete is then False); an exception from it stops the count and propagates.\n"
            "Ctrl-C raises KeyboardInterrupt.")
       .def(
           "solutions",
           [](std::shared_ptr<Puzzle> p, py::handle symmetry, py::handle limit, py::handle threads,
-             py::handle expand, py::object progress) {
-            const SymmetryMode mode = symmetry_mode(symmetry);
-            const auto lim = static_cast<std::uint64_t>(integer(limit, "limit", 0, LLONG_MAX));
-            const unsigned n = thread_count(threads);
-            if (!PyBool_Check(expand.ptr()))
-              throw py::type_error("expand: expected True or False, found " + shown(expand));
-            return std::make_unique<SolutionIterator>(std::move(p), mode, lim, n,
-                                                      expand.cast<bool>(), std::move(progress));
+             py::handle expand, py::object progress, const py::kwargs& more) {
+            Options o = solve_options(symmetry, threads, limit, expand, more);
+            return std::make_unique<SolutionIterator>(std::move(p), std::move(o),
+                                                      std::move(progress));
           },
           py::arg("symmetry") = "auto", py::arg("limit") = 0, py::arg("threads") = 1,
           py::arg("expand") = false, py::arg("progress") = py::none(),
@@ -869,9 +868,9 @@ PYBIND11_MODULE(_cubex, m) {
           "'element'; and 'option_ids', a numpy uint32 array). symmetry: 'auto' (the default)\n"
           "or 'rotations' gives one solution per class, or every solution of each class with\n"
           "expand=True; 'none' every solution. limit: stop after this many classes (0: none).\n"
-          "The order is that of a one-thread run, whatever `threads`. progress as for count().\n"
-          "Leaving the loop or dropping the generator stops the search; Ctrl-C raises\n"
-          "KeyboardInterrupt.")
+          "The order is that of a one-thread run, whatever `threads`. progress and the other\n"
+          "options of `cubex solve` as for count(). Leaving the loop or dropping the generator\n"
+          "stops the search; Ctrl-C raises KeyboardInterrupt.")
       .def(
           "solution_text",
           [](const Puzzle& p, py::handle solution) {
@@ -898,12 +897,14 @@ PYBIND11_MODULE(_cubex, m) {
                std::to_string(p.problem().num_options()) + " options>";
       });
 
-  m.def("_load", &load, py::arg("path"), py::arg("problem"),
+  m.def("_load", &load_file, py::arg("path"), py::arg("problem"), py::arg("max_nodes"),
         "cubex.load without its checks of the path (use cubex.load)");
   m.def(
       "_loads",
       [](const py::bytes& data, const std::string& format, const std::string& name,
-         const std::string& problem) { return loads(std::string(data), format, name, problem); },
+         const std::string& problem) {
+        return load_text(std::string(data), format, name, problem);
+      },
       py::arg("data"), py::arg("format"), py::arg("name"), py::arg("problem"),
       "cubex.loads without its checks of the arguments (use cubex.loads)");
   m.def(

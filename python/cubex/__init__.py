@@ -145,13 +145,20 @@ def _path(path: Any) -> str:
     return p
 
 
-def load(path: PathLike, *, problem: Optional[Union[str, int]] = None) -> Puzzle:
+def load(
+    path: PathLike,
+    *,
+    problem: Optional[Union[str, int]] = None,
+    max_nodes: Optional[int] = None,
+) -> Puzzle:
     """Reads a puzzle file as ``cubex solve`` does, choosing the format by its extension
     (.json, .txt, .hcq, .dlx, .xc, and .xmpuzzle where BurrTools support is built in).
 
     ``path``: a str, bytes or ``os.PathLike`` (``pathlib.Path``). ``problem``: for a BurrTools
     file holding several problems, the one to read, by name or 1-based number (default the
-    first), as ``cubex solve --problem``.
+    first), as ``cubex solve --problem``. ``max_nodes``: refuse a puzzle whose exact-cover
+    matrix has more nodes than this (default 20,000,000; up to 2,000,000,000), as
+    ``cubex solve --max-nodes``.
 
     Raises FileNotFoundError when there is no such file, IsADirectoryError for a folder,
     PermissionError for a file this process may not read,
@@ -164,7 +171,7 @@ def load(path: PathLike, *, problem: Optional[Union[str, int]] = None) -> Puzzle
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), p)
     if not os.access(p, os.R_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), p)
-    return _cubex._load(p, _problem(problem))
+    return _cubex._load(p, _problem(problem), max_nodes)
 
 
 def loads(

@@ -101,8 +101,12 @@ class Puzzle:
         symmetry: Symmetry = ...,
         threads: int = ...,
         progress: Optional[ProgressCallback] = ...,
+        limit: int = ...,
+        **options: Union[str, int, float, bool, Tuple[int, int], os.PathLike[str]],
     ) -> Counts:
-        """Counts the solutions, as `cubex solve` does (symmetry 'auto' by default)."""
+        """Counts the solutions, as `cubex solve` does (symmetry 'auto' by default); the other
+        options of `cubex solve` as keywords (count_by, backend, checkpoint, checkpoint_every,
+        resume, shard)."""
     def solutions(
         self,
         symmetry: Symmetry = ...,
@@ -110,6 +114,7 @@ class Puzzle:
         threads: int = ...,
         expand: bool = ...,
         progress: Optional[ProgressCallback] = ...,
+        **options: Union[str, int, float, bool, Tuple[int, int], os.PathLike[str]],
     ) -> SolutionIterator:
         """A generator of solutions (one per class with symmetry 'auto', the default)."""
     def solution_text(self, solution: SolutionLike) -> str:
@@ -119,7 +124,9 @@ class Puzzle:
     def verify(self, solution: SolutionLike) -> str:
         """'' when the options form a solution, else what is wrong."""
 
-def load(path: PathLike, *, problem: Optional[Union[str, int]] = ...) -> Puzzle:
+def load(
+    path: PathLike, *, problem: Optional[Union[str, int]] = ..., max_nodes: Optional[int] = ...
+) -> Puzzle:
     """Reads a puzzle file as `cubex solve` does."""
 
 def loads(

@@ -290,3 +290,29 @@ def test_three_sets_l3_counts_are_the_clis(puzzle_file):
     c = cubex.load(puzzle_file("happycube/l3_three_sets.json")).count()
     assert (c.total, c.unique, c.symmetric, c.group_order, c.complete) == (39098316, 9774579, 0, 4, True)
     assert (c.method, c.nodes) == ("memo", 1847595)
+
+
+def test_the_clis_other_options_are_keywords(puzzle_file, tmp_path):
+    box = cubex.load(puzzle_file("happycube/rubens_box_2x1x1.json"))
+    by_memo, by_search = box.count(), box.count(count_by="search", threads=2)
+    assert (by_memo.method, by_search.method) == ("memo", "search")
+    assert by_memo == by_search  # two independent ways to the same counts
+    soma = cubex.load(puzzle_file("voxel/soma.json"))
+    assert soma.count(backend="links", symmetry="none").total == 11520
+    halves = [soma.count(shard=f"{k}/2") for k in range(2)]
+    assert sum(c.total for c in halves) == 11520 and all(c.complete for c in halves)
+    ck = tmp_path / "soma.ck"
+    assert soma.count(checkpoint=ck, checkpoint_every=1) == (11520, 240, 0, 48, True)
+    assert ck.exists()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        soma.count(colour=True)
+    with pytest.raises(ValueError, match="backend: expected --backend auto, links or bitset, found 'fast'"):
+        soma.count(backend="fast")
+    with pytest.raises(TypeError, match=r"checkpoint_every: expected SECONDS as a str or a number, found \[1\]"):
+        soma.count(checkpoint_every=[1])
+    with pytest.raises(ValueError, match="max_nodes: expected an int from 1 to"):
+        cubex.load(puzzle_file("voxel/soma.json"), max_nodes=0)
+    with pytest.raises(cubex.InputError, match="at most 100 nodes"):
+        cubex.load(puzzle_file("voxel/soma.json"), max_nodes=100)
+    # the limit was that load's alone
+    assert cubex.matrix([f"i{k}" for k in range(200)], [[f"i{k}"] for k in range(200)]).count().total == 1
