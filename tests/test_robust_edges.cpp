@@ -474,3 +474,325 @@ TEST(Outputs, TemporaryOfAKilledWriterIsRemovedByTheNextRun) {
     names.push_back(e.path().filename().string());
   EXPECT_EQ(names, std::vector<std::string>{"stream.json"});
 }
+
+// ---- BurrTools: memory bounds that hold before the work ---------------------------------------
+
+namespace {
+
+// `text` as one gzip member.
+std::string gzip_member(const std::string& text) {
+  return cubex::burrtools::gzip(text);
+}
+
+// A gzip file that inflates to `head` and then `megabytes` MiB of `fill` repeated, written as
+// many members of 1 MiB each (the reader inflates multi-member streams), `tail` last: a file of
+// a few MB that inflates to gigabytes.
+void write_bomb(const std::string& path, const std::string& head, const std::string& fill,
+                std::size_t megabytes, const std::string& tail) {
+  std::string chunk;
+  while (chunk.size() < (std::size_t(1) << 20)) chunk += fill;
+  chunk.resize(std::size_t(1) << 20);
+  const std::string member = gzip_member(chunk);
+  std::ofstream out(path, std::ios::binary);
+  out << gzip_member(head);
+  for (std::size_t k = 0; k < megabytes; ++k) out << member;
+  out << gzip_member(tail);
+}
+
+struct ChildRun {
+  int status = -1;
+  long peak_kb = 0;  // the child's peak resident memory (ru_maxrss)
+  std::string output;
+};
+
+// Runs `cubex ARGS...` in a child process (no shell) and measures its peak memory with wait4().
+ChildRun run_measured(const std::vector<std::string>& args, const std::string& log) {
+  ChildRun out;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    std::vector<char*> argv;
+    std::string exe = CUBEX_EXE;
+    argv.push_back(exe.data());
+    std::vector<std::string> copy = args;
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int st = 0;
+  struct rusage ru {};
+  ::wait4(pid, &st, 0, &ru);
+  out.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  out.peak_kb = ru.ru_maxrss;
+  out.output = slurp(log);
+  return out;
+}
+
+const std::string kHead =
+    "<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n <gridType type=\"0\"/>\n";
+
+}  // namespace
+
+// The hostile files of issue 35, each refused with the limit named and a peak resident memory
+// far below what inflating and parsing them took (2.1 GB, 1.8 GB, 4.0 GB, 3.1 GB): here under
+// 400 MB each (the XML cap is 64 MiB; the rest is the compressed file and the program).
+TEST(BurrToolsLimits, HostileFilesAreRefusedBeforeMemoryIsSpent) {
+  TempDir dir;
+  struct Case {
+    std::string name, fill;
+    std::size_t megabytes;
+    std::string tail, message;
+  };
+  const std::vector<Case> cases = {
+      {"bomb2g.xmpuzzle", " ", 2048, "</puzzle>\n",
+       "expected at most 64 MiB of XML after decompression, found more (raise the limit with "
+       "--max-xml-bytes)"},
+      {"bomb900m.xmpuzzle", "<!-- -->", 900, "</puzzle>\n", "expected at most 64 MiB of XML"},
+      {"elements.xmpuzzle", "<a/>", 60, "</puzzle>\n",
+       "expected at most 1000000 XML elements, found more (raise the limit with "
+       "--max-xml-elements)"},
+      {"attribute.xmpuzzle", "A", 60, "\"/></puzzle>\n",
+       "expected an attribute value of at most 1 MiB, found 62914560 bytes"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string f = dir / c.name;
+    write_bomb(f, c.name == "attribute.xmpuzzle" ? kHead + "<comment x=\"" : kHead, c.fill,
+               c.megabytes, c.tail);
+    const ChildRun r = run_measured({"convert", f, dir / "out.json"}, dir / "log");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+    EXPECT_LT(r.peak_kb, 400 * 1024) << "peak resident memory " << r.peak_kb << " KB";
+    std::printf("[          ] %s: peak %ld KB, %s", c.name.c_str(), r.peak_kb, r.output.c_str());
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.json"));
+}
+
+TEST(BurrToolsLimits, FlagsRaiseTheLimits) {
+  TempDir dir;
+  const std::string f = dir / "soma.xmpuzzle";
+  ASSERT_EQ(run_cubex("convert '" + puzzle_path("voxel/soma.json") + "' '" + f + "'").status, 0);
+  auto r = run_cubex("compile '" + f + "' --dlx '" + (dir / "a.dlx") + "' --max-xml-bytes 100");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("expected at most 100 bytes of XML"), std::string::npos) << r.output;
+  r = run_cubex("compile '" + f + "' --dlx '" + (dir / "a.dlx") + "' --max-xml-elements 5");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("expected at most 5 XML elements"), std::string::npos) << r.output;
+  r = run_cubex("compile '" + f + "' --dlx '" + (dir / "a.dlx") + "' --max-xml-bytes 0");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("expected --max-xml-bytes from 1"), std::string::npos) << r.output;
+  r = run_cubex("compile '" + f + "' --dlx '" + (dir / "a.dlx") + "' --max-xml-elements 100");
+  EXPECT_EQ(r.status, 0) << r.output;
+  // The library's limits, set directly.
+  cubex::Limits saved = cubex::limits();
+  cubex::limits().max_xml_attributes = 3;
+  EXPECT_THROW(cubex::burrtools::read_xmpuzzle(f, {}), cubex::InputError);
+  cubex::limits() = saved;
+  EXPECT_NO_THROW(cubex::burrtools::read_xmpuzzle(f, {}));
+}
+
+TEST(BurrToolsLimits, PlainXmlOverTheLimitIsRefusedBeforeReading) {
+  TempDir dir;
+  const std::string f = dir / "big.xmpuzzle";
+  {
+    std::ofstream out(f, std::ios::binary);
+    out << kHead;
+    out << std::string(std::size_t(65) << 20, ' ');
+  }
+  const ChildRun r = run_measured({"convert", f, dir / "out.json"}, dir / "log");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("expected a BurrTools file of at most 64 MiB of XML"), std::string::npos)
+      << r.output;
+  EXPECT_LT(r.peak_kb, 64 * 1024) << "peak resident memory " << r.peak_kb << " KB";
+}
+
+TEST(BurrToolsLimits, TrailingDataIsReportedAtItsByte) {
+  const std::string good = cubex::burrtools::gzip(kHead + "</puzzle>\n");
+  try {
+    cubex::burrtools::gunzip(good + "garbage after the stream", "t.xmpuzzle");
+    FAIL() << "accepted";
+  } catch (const cubex::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected nothing after the gzip stream, found 24 more "
+                                         "bytes at byte " +
+                                         std::to_string(good.size())),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(BurrToolsLimits, NoShapesSaysSo) {
+  const std::string xml = kHead +
+                          "<shapes/><problems><problem><shapes/><result id=\"0\"/></problem>"
+                          "</problems></puzzle>";
+  try {
+    cubex::burrtools::parse_xmpuzzle(xml, "n.xmpuzzle", {});
+    FAIL() << "accepted";
+  } catch (const cubex::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the file has no shapes"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("-1"), std::string::npos) << e.what();
+  }
+}
+
+// --problem: exact names first, then spaces around it ignored, "N" and "problem N" taken.
+TEST(BurrToolsProblem, NamesAreTrimmedOrMatchedExactly) {
+  TempDir dir;
+  const std::string f = dir / "s.xmpuzzle";
+  ASSERT_EQ(run_cubex("convert '" + puzzle_path("voxel/soma.json") + "' '" + f + "'").status, 0);
+  const std::string xml = cubex::burrtools::gunzip(slurp(f), f);
+  // Two problems: "Soma cube" and " 1" (a name that is also a number with a space).
+  const std::size_t a = xml.find("  <problem "), b = xml.find("  </problem>") + 13;
+  std::string second = xml.substr(a, b - a);
+  second.replace(second.find("Soma cube"), 9, " 1");
+  const std::string two = xml.substr(0, b) + second + xml.substr(b);
+  auto chosen = [&](const std::string& want) {
+    cubex::LoadOptions o;
+    o.problem = want;
+    return cubex::burrtools::parse_xmpuzzle(two, "two.xmpuzzle", o).chosen;
+  };
+  EXPECT_EQ(chosen(" 1"), 1u);  // the exact name wins
+  EXPECT_EQ(chosen("1 "), 0u);  // trimmed: number 1
+  EXPECT_EQ(chosen("1"), 0u);
+  EXPECT_EQ(chosen("2"), 1u);
+  EXPECT_EQ(chosen("problem 2"), 1u);
+  EXPECT_EQ(chosen(" Soma cube "), 0u);
+  for (const char* bad : {"3", "problem 3", "0", "x"}) {
+    SCOPED_TRACE(bad);
+    try {
+      chosen(bad);
+      FAIL() << "accepted";
+    } catch (const cubex::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("give its number from 1 to 2"), std::string::npos)
+          << e.what();
+    }
+  }
+  for (std::string p : {" 1", "1 ", "problem 2", "problem 9"}) {
+    const auto r =
+        run_cubex("compile '" + f + "' --dlx '" + (dir / "x.dlx") + "' --problem '" + p + "'");
+    EXPECT_TRUE(r.status == 0 || r.status == 2) << p << ": " << r.output;
+  }
+}
+
+// ---- checkpoints: counts that cannot wrap, done and pending that add up ------------------------
+
+namespace {
+
+cubex::JobState sample_state() {
+  cubex::JobState st;
+  st.tree.fingerprint = "f";
+  st.tree.items = 3;
+  st.tree.options = 4;
+  st.tree.order = "sorted";
+  st.tree.rule = "mrv";
+  st.tree.judge = "group of 2";
+  st.tree.cut = 16;
+  st.counts.total = 20;
+  st.counts.unique = 10;
+  st.counts.symmetric = 1;
+  st.counts.solutions = 12;
+  st.counts.nodes = 100;
+  st.counts.updates = 1000;
+  st.weight_total = 1;
+  st.weight_done = 0.5;
+  st.pending.push_back({{1}, {2}, false, 0.25});
+  st.pending.push_back({{3}, {}, true, 0.25});
+  return st;
+}
+
+// The checkpoint of `st` changed by `edit`, its checksum recomputed (as a forger would).
+json forged(const cubex::JobState& st, const std::function<void(json&)>& edit) {
+  cubex::CheckpointRun run{"p.json", "auto", "bitset", 2};
+  json j = cubex::checkpoint_json(st, run);
+  edit(j);
+  json copy = j;
+  copy.erase("checksum");
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : cubex::dump_json(copy)) h = (h ^ c) * 1099511628211ULL;
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+  j["checksum"] = buf;
+  return j;
+}
+
+std::string refusal(const json& j) {
+  try {
+    cubex::checkpoint_from_json(j, "c.json");
+  } catch (const cubex::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(CheckpointCounts, ConsistentStateIsAccepted) {
+  const json j = forged(sample_state(), [](json&) {});
+  EXPECT_EQ(refusal(j), "");
+  const cubex::JobState back = cubex::checkpoint_from_json(j, "c.json");
+  EXPECT_EQ(back.counts.total, 20u);
+  EXPECT_EQ(back.pending.size(), 2u);
+}
+
+TEST(CheckpointCounts, CountsThatWouldWrapAreRefused) {
+  const std::uint64_t most = ~std::uint64_t(0);
+  EXPECT_NE(refusal(forged(sample_state(), [&](json& j) { j["counts"]["total"] = most; }))
+                .find("counts.total: expected a count below 2^63"),
+            std::string::npos);
+  EXPECT_NE(refusal(forged(sample_state(), [&](json& j) { j["counts"]["nodes"] = most; }))
+                .find("counts.nodes"),
+            std::string::npos);
+  // Inconsistent counts: more classes than solutions met, a total beyond 2 per class.
+  EXPECT_NE(refusal(forged(sample_state(), [](json& j) { j["counts"]["unique"] = 13u; }))
+                .find("expected symmetric <= unique <= solutions"),
+            std::string::npos);
+  EXPECT_NE(refusal(forged(sample_state(), [](json& j) { j["counts"]["total"] = 21u; }))
+                .find("unique <= total <= unique x 2"),
+            std::string::npos);
+  EXPECT_NE(refusal(forged(sample_state(), [](json& j) { j["counts"]["total"] = 9u; })), "");
+}
+
+TEST(CheckpointCounts, DroppedPendingSpanIsRefused) {
+  const std::string why = refusal(forged(sample_state(), [](json& j) { j["pending"].erase(0); }));
+  EXPECT_NE(why.find("a span is missing"), std::string::npos) << why;
+  EXPECT_NE(refusal(forged(sample_state(), [](json& j) { j["progress"]["weight_done"] = 1.5; })),
+            "");
+}
+
+// ---- the small things ---------------------------------------------------------------------------
+
+TEST(SmallThings, StlGapAndUnitThatWouldDegenerateAreRefused) {
+  TempDir dir;
+  const std::string soma = puzzle_path("voxel/soma.json");
+  for (std::string args : {"--gap 1e-30", "--unit 1e-300", "--gap 0.005", "--unit 0.05",
+                           "--unit 1000 --gap 0.5", "--gap nan"}) {
+    SCOPED_TRACE(args);
+    const auto r = run_cubex("render '" + soma + "' --stl '" + (dir / "stl") + "' " + args);
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("expected --"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "stl"));
+  }
+  const auto r =
+      run_cubex("render '" + soma + "' --stl '" + (dir / "stl") + "' --unit 0.1 --gap 0.01");
+  EXPECT_EQ(r.status, 0) << r.output;
+}
+
+TEST(SmallThings, ManyCongruentPiecesGiveAShortNote) {
+  cubex::voxel::Model m;
+  m.name = "many";
+  for (int k = 0; k < 100000; ++k) {
+    m.cells.push_back({k % 100, k / 100, 0});
+    m.optional.push_back(0);
+    m.pieces.push_back({"p" + std::to_string(k), {{0, 0, 0}}});
+  }
+  cubex::voxel::canonicalize(m);
+  const std::vector<std::string> notes = cubex::voxel::merge_congruent(m);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_LT(notes[0].size(), 200u) << notes[0];
+  EXPECT_EQ(notes[0],
+            "pieces p0, p1, p2, p3, p4, p5, p6, p7, p8, p9 and 99,990 more are congruent: counted "
+            "as identical");
+  EXPECT_EQ(m.pieces.size(), 1u);
+  EXPECT_EQ(m.pieces[0].count, 100000);
+}
