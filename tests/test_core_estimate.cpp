@@ -498,7 +498,7 @@ TEST(Estimate, CheckpointsCarryItAndOldOnesStillRead) {
   st.tree.order = "sorted";
   st.tree.rule = "mrv-first/1";
   st.counts.nodes = 1000;
-  st.pending.push_back(TreeSpan{{3, 1}, {}, true, 0.25});
+  st.pending.push_back(TreeSpan{{3, 1}, {}, true, 1.0});  // all of weight_total pending
   st.nodes_left = 4321.5;
   st.estimate_samples = 77;
   const cubex::CheckpointRun run{"x.dlx", "none", "links", 1};

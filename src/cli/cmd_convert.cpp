@@ -27,12 +27,14 @@ int cmd_convert(const std::vector<std::string>& args) {
       formats_help() + "\noptions");
   std::string in, out;
   LoadOptions load;
+  XmlLimitFlags xml;
   // clang-format off
   opts.add_options()
     ("help,h", "show this help")
     ("problem", po::value(&load.problem),
      "BurrTools files: the problem to convert, by name or number (default the first)");
   // clang-format on
+  add_xml_limit_options(opts, xml);
   po::options_description hidden;
   hidden.add_options()("files", po::value<std::vector<std::string>>());
   po::variables_map vm;
@@ -42,6 +44,8 @@ int cmd_convert(const std::vector<std::string>& args) {
   if (files.size() != 2) throw UsageError("expected PUZZLE and OUT");
   in = files[0];
   out = files[1];
+  apply_xml_limits(xml);
+  refuse_overwriting_input("", out, {in});
   voxel::Model model = load_model(in, load);
   // Compile before writing: a model that cannot be solved (a piece that fits nowhere) is
   // reported, not written.
@@ -66,6 +70,7 @@ int cmd_compile(const std::vector<std::string>& args) {
       "options");
   std::string file, out, symmetry = "none";
   LoadOptions load;
+  XmlLimitFlags xml;
   // clang-format off
   opts.add_options()
     ("help,h", "show this help")
@@ -74,12 +79,15 @@ int cmd_compile(const std::vector<std::string>& args) {
     ("problem", po::value(&load.problem),
      "BurrTools files: the problem, by name or number (default the first)");
   // clang-format on
+  add_xml_limit_options(opts, xml);
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::variables_map vm;
   if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   if (out.empty()) throw UsageError("expected --dlx OUT");
+  apply_xml_limits(xml);
+  refuse_overwriting_input("dlx", out, {file});
   const std::optional<SymmetryMode> mode = parse_symmetry_mode(symmetry);
   if (!mode)
     throw UsageError("expected --symmetry none, rotations or auto, found '" + symmetry + "'");
