@@ -97,6 +97,7 @@ int cmd_pocket(const std::vector<std::string>& args);
 int cmd_render(const std::vector<std::string>& args);
 int cmd_convert(const std::vector<std::string>& args);
 int cmd_compile(const std::vector<std::string>& args);
+int cmd_library(const std::vector<std::string>& args);
 
 // True when stdout is a terminal that takes colours (not redirected, NO_COLOR unset, TERM not
 // "dumb"): the solution drawings are then coloured, one colour per piece.

@@ -29,6 +29,8 @@ const Command kCommands[] = {
     {"compile", "write the exact-cover matrix in Knuth's format (--dlx)", cubex::cli::cmd_compile},
     {"options", "print solve's table of options (as docs/cli.md and the man page hold it)",
      cubex::cli::cmd_options},
+    {"library", "list the puzzle library's classic puzzles and their counts",
+     cubex::cli::cmd_library},
 };
 
 void usage(std::ostream& os) {
