@@ -10,7 +10,6 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace cubex::disassembly {
 
@@ -111,34 +110,67 @@ void gaps(Mask ra, int base_a, Mask rb, int base_b, std::uint16_t& up, std::uint
   }
 }
 
-// How far piece i can slide along each axis while piece j stays, by their relative offset; each
-// value is computed once per assembly, from the rows of the two pieces.
+// How far one piece can slide along each axis while another stays, by their shapes and relative
+// position: each value is computed once (from the rows of the two shapes) and kept for the
+// assemblies that follow (Workspace). Pieces are bound to shapes per assembly (bind()).
 class Tables {
  public:
-  explicit Tables(const Input& input) {
-    rows_.reserve(input.pieces.size());
-    for (const Piece& p : input.pieces) rows_.emplace_back(p.cells);
+  // Interns the shapes of the input's pieces (cells moved to a smallest corner of 0).
+  void bind(const Input& input) {
+    shape_.clear();
+    origin_.clear();
+    for (const Piece& p : input.pieces) {
+      Vec3 lo{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
+              std::numeric_limits<int>::max()};
+      for (const Vec3& c : p.cells) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      std::vector<Vec3> cells;
+      cells.reserve(p.cells.size());
+      for (const Vec3& c : p.cells) cells.push_back(c - lo);
+      std::sort(cells.begin(), cells.end());
+      auto [it, fresh] = shapes_.try_emplace(std::move(cells), int(rows_.size()));
+      if (fresh) rows_.emplace_back(it->first);
+      shape_.push_back(it->second);
+      origin_.push_back(lo);
+    }
+    if (rows_.size() > 0xFFFF || used_ > (std::size_t(1) << 22)) clear();
   }
 
+  // How far i can slide in each direction (+x, -x, ... as Direction) while j stays: value[d],
+  // with bit d of `finite` set where j is in the way, and of `zero` where it is at once.
   struct Free {
-    std::uint16_t up[3], down[3];
+    std::uint16_t value[6];
+    std::uint8_t finite, zero;
   };
 
-  // i < j (global indices); e = offset of i - offset of j.
-  const Free& get(int i, int j, const Vec3& e) {
-    const std::uint64_t key = (std::uint64_t(i) << 56) | (std::uint64_t(j) << 48) |
-                              (std::uint64_t(std::uint16_t(e.x)) << 32) |
-                              (std::uint64_t(std::uint16_t(e.y)) << 16) | std::uint16_t(e.z);
-    auto [it, fresh] = cache_.try_emplace(key);
-    if (fresh) it->second = compute(rows_[std::size_t(i)], rows_[std::size_t(j)], e);
-    return it->second;
+  // Pieces i and j of the bound input; e = offset of i - offset of j.
+  Free get(int i, int j, const Vec3& e) {
+    const int si = shape_[std::size_t(i)], sj = shape_[std::size_t(j)];
+    const Vec3 d = origin_[std::size_t(i)] + e - origin_[std::size_t(j)];
+    if (std::abs(d.x) >= 512 || std::abs(d.y) >= 512 || std::abs(d.z) >= 512)
+      return compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
+    const std::uint64_t key = (std::uint64_t(si) << 48) | (std::uint64_t(sj) << 32) |
+                              (std::uint64_t(d.x & 0x3FF) << 20) |
+                              (std::uint64_t(d.y & 0x3FF) << 10) | std::uint64_t(d.z & 0x3FF);
+    if ((used_ + 1) * 2 > keys_.size()) grow();
+    std::size_t k = slot(key);
+    while (keys_[k] != kEmpty) {
+      if (keys_[k] == key) return values_[k];
+      k = (k + 1) & (keys_.size() - 1);
+    }
+    keys_[k] = key;
+    values_[k] = compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
+    ++used_;
+    return values_[k];
   }
 
  private:
   static Free compute(const Rows& A, const Rows& B, const Vec3& e) {
     Free f;
+    f.finite = f.zero = 0;
     for (int a = 0; a < 3; ++a) {
-      f.up[a] = f.down[a] = kFree;
+      std::uint16_t& up = f.value[2 * a];
+      std::uint16_t& down = f.value[2 * a + 1];
+      up = down = kFree;
       const int b = (a + 1) % 3, c = (a + 2) % 3;
       // A's rows, displaced by e, that meet B's extent.
       const int b_lo = std::max(coord(A.lo, b) + coord(e, b), coord(B.lo, b));
@@ -149,15 +181,52 @@ class Tables {
         for (int vc = c_lo; vc <= c_hi; ++vc) {
           const Mask ra = A.row(a, vb - coord(e, b), vc - coord(e, c));
           const Mask rb = B.row(a, vb, vc);
-          if (ra && rb) gaps(ra, coord(A.lo, a) + coord(e, a), rb, coord(B.lo, a), f.up[a], f.down[a]);
+          if (ra && rb) gaps(ra, coord(A.lo, a) + coord(e, a), rb, coord(B.lo, a), up, down);
         }
       }
+    }
+    for (int d = 0; d < 6; ++d) {
+      if (f.value[d] != kFree) f.finite |= std::uint8_t(1 << d);
+      if (f.value[d] == 0) f.zero |= std::uint8_t(1 << d);
     }
     return f;
   }
 
-  std::vector<Rows> rows_;
-  std::unordered_map<std::uint64_t, Free> cache_;
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // (no key: shapes < 0xFFFF)
+  std::size_t slot(std::uint64_t key) const {
+    std::uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 32;
+    return std::size_t(h * 0xBF58476D1CE4E5B9ull >> 40) & (keys_.size() - 1);
+  }
+  void grow() {
+    std::vector<std::uint64_t> keys = std::move(keys_);
+    std::vector<Free> values = std::move(values_);
+    keys_.assign(std::max<std::size_t>(256, keys.size() * 2), kEmpty);
+    values_.assign(keys_.size(), Free{});
+    for (std::size_t q = 0; q < keys.size(); ++q) {
+      if (keys[q] == kEmpty) continue;
+      std::size_t k = slot(keys[q]);
+      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
+      keys_[k] = keys[q];
+      values_[k] = values[q];
+    }
+  }
+
+  void clear() {
+    shapes_.clear();
+    rows_.clear();
+    keys_.clear();
+    values_.clear();
+    used_ = 0;
+  }
+
+  std::map<std::vector<Vec3>, int> shapes_;
+  std::vector<Rows> rows_;  // per shape
+  std::vector<int> shape_;  // per piece of the bound input
+  std::vector<Vec3> origin_;
+  std::vector<std::uint64_t> keys_;
+  std::vector<Free> values_;
+  std::size_t used_ = 0;
 };
 
 // BurrTools' groups: the sets of pieces accepted as staying together so far in one assembly,
@@ -241,8 +310,14 @@ class Search {
   Search(const Input& input, Tables& tables, std::span<const int> ids, const Limits& limits)
       : input_(input), tables_(tables), ids_(ids.begin(), ids.end()), n_(int(ids.size())),
         limits_(limits) {
-    free_.assign(std::size_t(6 * n_ * n_), kFree);
+    zero_.assign(std::size_t(6 * n_), 0);
+    fin_.assign(std::size_t(6 * n_), 0);
+    mid_.resize(std::size_t(6 * n_ * n_));
+    mid_n_.assign(std::size_t(6 * n_), 0);
+    cur_.resize(std::size_t(n_));
+    scratch_.resize(std::size_t(3 * n_));
     all_ = n_ == 64 ? ~Mask(0) : (Mask(1) << n_) - 1;
+    for (int i = 1; i < n_; ++i) weighted_ = weighted_ || weight(i) != weight(0);
   }
 
   struct Found {
@@ -305,12 +380,18 @@ class Search {
 
   std::uint64_t hash(const std::int8_t* s) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (int k = 0; k < 3 * n_; ++k) {
-      h ^= std::uint8_t(s[k]);
-      h *= 0x100000001B3ull;
-      h ^= h >> 29;
+    const std::size_t w = std::size_t(3 * n_);
+    std::size_t k = 0;
+    for (; k + 8 <= w; k += 8) {
+      std::uint64_t v;
+      std::memcpy(&v, s + k, 8);
+      h = (h ^ v) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
     }
-    return h;
+    std::uint64_t v = 0;
+    std::memcpy(&v, s + k, w - k);
+    h = (h ^ v) * 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
   }
 
   // Adds a position unless it is known; returns whether it was new.
@@ -349,44 +430,74 @@ class Search {
     }
   }
 
-  std::uint16_t& fr(int dir, int i, int j) {
-    return free_[std::size_t((dir * n_ + i) * n_ + j)];
-  }
-  std::uint16_t fr(int dir, int i, int j) const {
-    return free_[std::size_t((dir * n_ + i) * n_ + j)];
-  }
-
-  // free_[dir][i][j]: how far piece i can slide in dir while j stays, at position x.
+  // At position x, for each direction and piece i: the pieces that stop i sliding at all in
+  // that direction (zero_), those that stop it sliding away (fin_), and the others that stop it
+  // after some steps, with how many (mid_).
   void fill_free(std::uint32_t x) {
+    std::fill(zero_.begin(), zero_.end(), 0);
+    std::fill(fin_.begin(), fin_.end(), 0);
+    std::fill(mid_n_.begin(), mid_n_.end(), 0);
+    for (int i = 0; i < n_; ++i) cur_[std::size_t(i)] = offset(x, i);
     for (int i = 0; i < n_; ++i) {
-      const Vec3 oi = offset(x, i);
+      const Vec3 oi = cur_[std::size_t(i)];
       for (int j = i + 1; j < n_; ++j) {
-        const Tables::Free& f = tables_.get(ids_[std::size_t(i)], ids_[std::size_t(j)], oi - offset(x, j));
-        for (int a = 0; a < 3; ++a) {
-          fr(2 * a, i, j) = f.up[a];
-          fr(2 * a + 1, i, j) = f.down[a];
-          fr(2 * a, j, i) = f.down[a];
-          fr(2 * a + 1, j, i) = f.up[a];
+        const Tables::Free f =
+            tables_.get(ids_[std::size_t(i)], ids_[std::size_t(j)], oi - cur_[std::size_t(j)]);
+        // i against j in direction d is j against i in the opposite direction d ^ 1.
+        for (unsigned m = f.finite; m; m &= m - 1) {
+          const int d = std::countr_zero(m);
+          const std::size_t ki = std::size_t(d * n_ + i), kj = std::size_t((d ^ 1) * n_ + j);
+          fin_[ki] |= Mask(1) << j;
+          fin_[kj] |= Mask(1) << i;
+          if ((f.zero >> d) & 1) {
+            zero_[ki] |= Mask(1) << j;
+            zero_[kj] |= Mask(1) << i;
+          } else {
+            mid_[ki * std::size_t(n_) + std::size_t(mid_n_[ki]++)] = {f.value[d], std::uint8_t(j)};
+            mid_[kj * std::size_t(n_) + std::size_t(mid_n_[kj]++)] = {f.value[d], std::uint8_t(i)};
+          }
         }
       }
     }
   }
 
-  // The smallest group with piece p that can slide `step` in dir (kFree: away), or 0 when it
-  // would have more than `most` pieces.
-  Mask closure(int dir, int p, unsigned step, int most) const {
+  // blocked(dir, step)[i]: the pieces that stop i sliding `step` in dir (computed once per
+  // direction and step of a position; reset_blocked() forgets them).
+  void reset_blocked() { blocked_have_.assign(blocked_have_.size(), 0); }
+  const Mask* blocked(int dir, unsigned step) {
+    if (step >= blocked_have_.size()) {
+      blocked_have_.resize(step + 1, 0);
+      blocked_.resize(std::size_t(step + 1) * std::size_t(n_));
+    }
+    Mask* out = &blocked_[std::size_t(step) * std::size_t(n_)];
+    if (!blocked_have_[step]) {
+      for (int i = 0; i < n_; ++i) {
+        const std::size_t k = std::size_t(dir * n_ + i);
+        Mask m = zero_[k];
+        const Mid* mid = &mid_[k * std::size_t(n_)];
+        for (int q = 0; q < mid_n_[k]; ++q)
+          if (mid[q].value < step) m |= Mask(1) << mid[q].piece;
+        out[i] = m;
+      }
+      blocked_have_[step] = 1;
+    }
+    return out;
+  }
+
+  // The smallest group with piece p that `blocked` lets move, or 0 when it would have more than
+  // `most` pieces.
+  static Mask closure(const Mask* blocked, int p, int most) {
     Mask group = Mask(1) << p, todo = group;
     int size = 1;
     while (todo) {
       const int i = std::countr_zero(todo);
       todo &= todo - 1;
-      const std::uint16_t* row = &free_[std::size_t((dir * n_ + i) * n_)];
-      for (int j = 0; j < n_; ++j) {
-        if (!((group >> j) & 1) && (step == kFree ? row[j] != kFree : row[j] < step)) {
+      const Mask add = blocked[i] & ~group;
+      if (add) {
+        group |= add;
+        todo |= add;
+        for (Mask a = add; a; a &= a - 1)
           if (++size > most) return 0;
-          group |= Mask(1) << j;
-          todo |= Mask(1) << j;
-        }
       }
     }
     return group;
@@ -409,7 +520,7 @@ class Search {
     for (int most : {1, n_ / 2}) {
       for (int dir = 0; dir < 6; ++dir) {
         for (int p = 0; p < n_; ++p) {
-          Mask g = closure(dir, p, kFree, most);
+          Mask g = closure(&fin_[std::size_t(dir * n_)], p, most);
           if (!g) continue;
           int d = dir;
           settle(g, d);
@@ -421,19 +532,27 @@ class Search {
   }
 
   void emit(std::uint32_t x, Mask group, int dir, int amount) {
-    settle(group, dir);
-    std::vector<std::int8_t>& s = scratch_;
-    s.assign(pos_.begin() + std::ptrdiff_t(std::size_t(x) * std::size_t(3 * n_)),
-             pos_.begin() + std::ptrdiff_t(std::size_t(x + 1) * std::size_t(3 * n_)));
-    const Vec3 u = scaled(unit(Direction(dir)), amount);
-    // Piece 0 stays at the origin: when it moves, the others move back instead.
-    const Vec3 shift0 = (group & 1) ? u : Vec3{};
-    for (int i = 0; i < n_; ++i) {
-      Vec3 d = offset(x, i) - shift0;
-      if ((group >> i) & 1) d = d + u;
-      store(s.data(), i, d);
+    if (weighted_) settle(group, dir);
+    // The position's bytes with the moving pieces' coordinate along the axis changed; piece 0
+    // stays at the origin: when it moves, the others move back instead.
+    std::int8_t* s = scratch_.data();
+    const std::size_t w = std::size_t(3 * n_);
+    std::memcpy(s, &pos_[std::size_t(x) * w], w);
+    const int axis = dir >> 1;
+    const int delta = (dir & 1) ? -amount : amount;
+    Mask moved = group;
+    int d = delta;
+    if (group & 1) {
+      moved = all_ & ~group;
+      d = -delta;
     }
-    add_node(s.data(), x, group, dir, amount);
+    for (Mask m = moved; m; m &= m - 1) {
+      std::int8_t& c = s[3 * std::countr_zero(m) + axis];
+      const int v = c + d;
+      if (v > 120 || v < -120) throw Cut{"a piece moved more than 120 cells from the others"};
+      c = std::int8_t(v);
+    }
+    add_node(s, x, group, dir, amount);
   }
 
   // The moves from position x, in BurrTools' order, each new position added.
@@ -441,9 +560,10 @@ class Search {
     const int most = n_ / 2;
     for (int dir = 0; dir < 6; ++dir) {
       found_.clear();
+      reset_blocked();
       for (int p = 0; p < n_; ++p) {
         for (unsigned step = 1;; ++step) {
-          const Mask g = closure(dir, p, step, most);
+          const Mask g = closure(blocked(dir, step), p, most);
           if (!g) break;
           if (known(g, step)) continue;
           found_.push_back({g, step});
@@ -474,7 +594,17 @@ class Search {
   int n_;
   Limits limits_;
   Mask all_;
-  std::vector<std::uint16_t> free_;
+  bool weighted_ = false;  // whether the weights differ (else no side is heavier)
+  struct Mid {
+    std::uint16_t value;
+    std::uint8_t piece;
+  };
+  std::vector<Mask> zero_, fin_;
+  std::vector<Mid> mid_;
+  std::vector<int> mid_n_;
+  std::vector<Vec3> cur_;  // the offsets at the position being expanded
+  std::vector<Mask> blocked_;
+  std::vector<char> blocked_have_;
   std::vector<std::int8_t> pos_;
   std::vector<std::uint32_t> parent_;
   std::vector<Step> how_;
@@ -486,8 +616,10 @@ class Search {
 
 class Disassembler {
  public:
-  Disassembler(const Input& input, const Limits& limits)
-      : input_(input), tables_(input), grouping_(input), limits_(limits) {}
+  Disassembler(const Input& input, const Limits& limits, Tables& tables)
+      : input_(input), tables_(tables), grouping_(input), limits_(limits) {
+    tables_.bind(input);
+  }
 
   // Takes apart the part `ids` (global indices, increasing) whose pieces are at offsets `start`.
   // nullptr when it does not come apart.
@@ -581,7 +713,7 @@ class Disassembler {
   }
 
   const Input& input_;
-  Tables tables_;
+  Tables& tables_;
   Grouping grouping_;
   Limits limits_;
   std::uint64_t positions_ = 0;
@@ -606,7 +738,7 @@ void check_input(const Input& input) {
   if (input.pieces.size() > 64)
     throw std::invalid_argument("disassembly: at most 64 pieces, found " +
                                 std::to_string(input.pieces.size()));
-  std::set<Vec3> seen;
+  std::vector<std::pair<Vec3, std::size_t>> all;
   for (std::size_t p = 0; p < input.pieces.size(); ++p) {
     const auto& cells = input.pieces[p].cells;
     if (cells.empty())
@@ -622,12 +754,16 @@ void check_input(const Input& input) {
                                     std::to_string(hi - lo + 1) + " cells along an axis, more than " +
                                     std::to_string(kMaxSpan));
     }
-    for (const Vec3& c : cells) {
-      if (!seen.insert(c).second)
-        throw std::invalid_argument("disassembly: cell " + std::to_string(c.x) + "," +
-                                    std::to_string(c.y) + "," + std::to_string(c.z) +
-                                    " is in two pieces (or twice in piece " + std::to_string(p) +
-                                    ")");
+    for (const Vec3& c : cells) all.push_back({c, p});
+  }
+  std::sort(all.begin(), all.end());
+  for (std::size_t k = 1; k < all.size(); ++k) {
+    if (all[k].first == all[k - 1].first) {
+      const Vec3 c = all[k].first;
+      throw std::invalid_argument("disassembly: cell " + std::to_string(c.x) + "," +
+                                  std::to_string(c.y) + "," + std::to_string(c.z) +
+                                  " is in pieces " + std::to_string(all[k - 1].second) + " and " +
+                                  std::to_string(all[k].second));
     }
   }
 }
@@ -646,7 +782,18 @@ std::vector<Move> Result::moves() const {
   return out;
 }
 
+struct Workspace::Impl {
+  Tables tables;
+};
+Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
+Workspace::~Workspace() = default;
+
 Result disassemble(const Input& input, const Limits& limits) {
+  Workspace w;
+  return disassemble(input, w, limits);
+}
+
+Result disassemble(const Input& input, Workspace& workspace, const Limits& limits) {
   check_input(input);
   Result r;
   const int n = int(input.pieces.size());
@@ -659,7 +806,7 @@ Result disassemble(const Input& input, const Limits& limits) {
     }
     return r;
   }
-  Disassembler d(input, limits);
+  Disassembler d(input, limits, workspace.impl_->tables);
   std::vector<int> ids(std::size_t(n), 0);
   for (int i = 0; i < n; ++i) ids[std::size_t(i)] = i;
   try {

@@ -122,8 +122,26 @@ struct Result {
   std::vector<Move> moves() const;
 };
 
+// What the disassembly of one assembly leaves for the next ones of the same puzzle: how far a
+// shape can slide past another at each relative position met (BurrTools' movement cache). Use
+// one per thread; it holds at most a few million values and starts afresh beyond.
+class Workspace {
+ public:
+  Workspace();
+  ~Workspace();
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  friend Result disassemble(const Input&, Workspace&, const Limits&);
+};
+
 // Takes the assembly apart. Throws std::invalid_argument when there are more than 64 pieces,
-// pieces overlap, a piece is empty, or the pieces span more than 60 cells along an axis.
+// pieces overlap, a piece is empty, or a piece spans more than 32 cells along an axis.
+Result disassemble(const Input& input, Workspace& workspace, const Limits& limits = {});
+// The same with a workspace of its own.
 Result disassemble(const Input& input, const Limits& limits = {});
 
 // Checks a tree from scratch against the pieces: every move of a part, made from where its
