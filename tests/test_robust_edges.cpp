@@ -238,8 +238,13 @@ TEST(Conversion, RoundTripOfEveryShippedPuzzleKeepsTheCounts) {
   // 6x15: minutes): they are converted and checked, but not counted.
   const std::set<std::string> slow = {"bedlam.json", "pentominoes-one-sided.json"};
   int converted = 0, counted = 0, refused = 0;
-  for (const auto& e :
-       std::filesystem::recursive_directory_iterator(std::string(CUBEX_SOURCE_DIR) + "/puzzles")) {
+  // The puzzles of voxel/, dlx/ and happycube/ (the library's entries and the piece sets have
+  // tests of their own: tests/test_library.cpp, tests/test_piece_sets.cpp).
+  std::vector<std::filesystem::directory_entry> files;
+  for (const char* sub : {"/puzzles/voxel", "/puzzles/dlx", "/puzzles/happycube"})
+    for (const auto& e : std::filesystem::directory_iterator(std::string(CUBEX_SOURCE_DIR) + sub))
+      files.push_back(e);
+  for (const auto& e : files) {
     if (!e.is_regular_file()) continue;
     const std::string f = e.path().string(), name = e.path().filename().string();
     SCOPED_TRACE(f);
