@@ -773,8 +773,12 @@ PYBIND11_MODULE(_cubex, m) {
 
   py::class_<SolutionIterator>(m, "SolutionIterator",
                                "The generator of Puzzle.solutions(): yields Solution dicts")
-      .def("__iter__", [](SolutionIterator& it) -> SolutionIterator& { return it; })
-      .def("__next__", &SolutionIterator::next);
+      .def(
+          "__iter__", [](SolutionIterator& it) -> SolutionIterator& { return it; },
+          "the generator itself")
+      .def("__next__", &SolutionIterator::next,
+           "the next Solution (waiting for the search with the GIL released); StopIteration at "
+           "the end");
 
   py::class_<Puzzle, std::shared_ptr<Puzzle>>(
       m, "Puzzle",
@@ -891,11 +895,14 @@ PYBIND11_MODULE(_cubex, m) {
           py::arg("solution"),
           "'' when the options (a Solution, or its option_ids) form a solution, else what is\n"
           "wrong (checked independently of the solver)")
-      .def("__repr__", [](const Puzzle& p) {
-        return "<cubex.Puzzle " + py::repr(str(p.name())).cast<std::string>() + ": " + p.kind() +
-               ", " + std::to_string(p.problem().num_items()) + " items, " +
-               std::to_string(p.problem().num_options()) + " options>";
-      });
+      .def(
+          "__repr__",
+          [](const Puzzle& p) {
+            return "<cubex.Puzzle " + py::repr(str(p.name())).cast<std::string>() + ": " +
+                   p.kind() + ", " + std::to_string(p.problem().num_items()) + " items, " +
+                   std::to_string(p.problem().num_options()) + " options>";
+          },
+          "<cubex.Puzzle 'NAME': KIND, N items, M options>");
 
   m.def("_load", &load_file, py::arg("path"), py::arg("problem"), py::arg("max_nodes"),
         "cubex.load without its checks of the path (use cubex.load)");

@@ -50,6 +50,7 @@ class InputError(ValueError):
         json_path: Optional[str] = None,
         message: Optional[str] = None,
     ) -> None:
+        """`text`: the whole message; the other arguments: the place (see the class)."""
         super().__init__(text)
         self.file = file
         self.line = line
@@ -221,6 +222,7 @@ def from_dict(obj: Dict[str, Any], *, name: Optional[str] = None) -> Puzzle:
 
 
 def _problem(problem: Optional[Union[str, int]]) -> str:
+    """`problem` of load/loads as the text of `cubex solve --problem` ("" for the first)."""
     if problem is None:
         return ""
     if isinstance(problem, bool) or not isinstance(problem, (str, int)):
