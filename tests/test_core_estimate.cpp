@@ -1,6 +1,7 @@
-// The progress estimate (src/core/estimate.hpp, JobRunner::progress() in src/core/job.cpp): exact
+// The progress estimate (src/core/estimate.hpp, JobRunner::progress() in src/core/job/): exact
 // where it must be (a uniform tree), a fraction that never falls, and no jump across a resume.
-// How close it comes on real puzzles is measured by `cubex_schedule --eta` (docs/speed.md).
+// How close it comes on real puzzles is measured by `cubex_schedule --eta` (docs/speed.md;
+// bench/results/progress-estimate.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -500,7 +501,7 @@ TEST(Estimate, CheckpointsCarryItAndOldOnesStillRead) {
   st.tree.order = "sorted";
   st.tree.rule = "mrv-first/1";
   st.counts.nodes = 1000;
-  st.pending.push_back(TreeSpan{{3, 1}, {}, true, 0.25});
+  st.pending.push_back(TreeSpan{{3, 1}, {}, true, 1.0});  // all of weight_total pending
   st.nodes_left = 4321.5;
   st.estimate_samples = 77;
   const cubex::CheckpointRun run{"x.dlx", "none", "links", 1};
