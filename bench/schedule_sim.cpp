@@ -19,7 +19,7 @@
 // searches every leaf once.
 //
 // Modelled. The replay runs W workers over the measured pieces as the engine's scheduler does
-// (src/core/job.cpp, engine.hpp): worker 0 starts with the whole tree, the others idle. An idle
+// (src/core/job/, engine.hpp): worker 0 starts with the whole tree, the others idle. An idle
 // worker asks; the request reaches the busy workers L/2 later (L: a round trip); one of those
 // with untried pieces, drawn at random (in the engine, the first to poll its signal), gives the
 // later half of its untried children at its shallowest level (the engine's rule, applied to the
@@ -31,7 +31,7 @@
 // --coordinator-us S (the columns with latency only), every hand-out also passes one central
 // coordinator (MPI rank 0) that spends S on it, one at a time; by default there is none.
 // With --mpi-poll-us P (the columns with latency only) the replay follows the protocol of
-// cubex's MPI mode instead (src/mpi/cluster.cpp; a worker is a rank of one thread). Every
+// cubex's MPI mode instead (src/mpi/; a worker is a rank of one thread). Every
 // message takes L/2 (none from rank 0 to itself) and waits in its reader's inbox for the next
 // poll of the reader's job, which polls every P (the first poll at a phase drawn from [0, P))
 // and at once when its thread runs dry or has split its work (job.cpp's control loop is woken
@@ -301,7 +301,7 @@ class Scheduler {
   // `latency`: a message round trip; `give_cost`: what a hand-over costs the giver; `poll`: how
   // often a busy worker looks at requests (the engine: every 64 nodes); `coordinator`: the time
   // a central coordinator spends on each hand-out (0: none, the askers reach the givers directly).
-  // `mpi_poll` > 0: the protocol of cubex's MPI mode instead (src/mpi/cluster.cpp): every hand-out
+  // `mpi_poll` > 0: the protocol of cubex's MPI mode instead (src/mpi/): every hand-out
   // passes rank 0's coordinator, and every rank reads its messages once per `mpi_poll`.
   // `mpi_reserve`: the spans the coordinator keeps in its pool beyond the idle ranks' needs.
   Scheduler(const Hierarchy& h, unsigned workers, double latency, double give_cost, double poll,
@@ -544,7 +544,7 @@ class Scheduler {
     push_event(Event{t + latency_ / 2, k, 0, kAsk});
   }
 
-  // ---- The MPI protocol (src/mpi/cluster.cpp). A message takes half the round trip (none from
+  // ---- The MPI protocol (src/mpi/). A message takes half the round trip (none from
   // rank 0 to itself: a local queue) and waits in the inbox for the reader's next poll.
   void send(double t, std::uint32_t from, std::uint32_t to, Tag tag, std::uint32_t parcel = kNone) {
     const auto id = static_cast<std::uint32_t>(messages_.size());

@@ -1,4 +1,4 @@
-// The progress estimate (src/core/estimate.hpp, JobRunner::progress() in src/core/job.cpp): exact
+// The progress estimate (src/core/estimate.hpp, JobRunner::progress() in src/core/job/): exact
 // where it must be (a uniform tree), a fraction that never falls, and no jump across a resume.
 // How close it comes on real puzzles is measured by `cubex_schedule --eta` (docs/speed.md;
 // bench/results/progress-estimate.md).

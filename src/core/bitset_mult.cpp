@@ -551,26 +551,20 @@ class BitsetMultEngine final : public Engine {
     std::uint32_t level = 0;
     std::uint32_t x = 0;
   enter:
-    if (replay && level < begin_len) {  // an ancestor of the span's first node: not counted
-      if (open_[level] == 0) goto backup;
-      goto branch;
-    }
-    replay = false;
-    if (level == limit) {
-      ++r.frontier;
-      if (ctl && ctl->frontier) ctl->frontier(ctl->ctx, SpanCursor::path(frame_.data(), level));
-      goto backup;
-    }
-    if (cur.stop_before_node(frame_.data(), level, ctl, poll, limits, r,
-                             [&](std::int64_t l) { return remaining(l); }))
-      goto done;
-    ++st.nodes;
-    if (open_[level] == 0) {
-      ++st.solutions;
-      if (SpanCursor::stop_after_solution(frame_.data(), level, !visit || report(*visit, level),
-                                          limits, r))
+    switch (cur.enter(
+        frame_.data(), level, replay, begin_len, limit, [&] { return open_[level] == 0; }, ctl,
+        poll, limits, r, [&](std::int64_t l) { return remaining(l); })) {
+      case SpanCursor::Step::kBranch:
+        goto branch;
+      case SpanCursor::Step::kBackup:
+        goto backup;
+      case SpanCursor::Step::kStop:
         goto done;
-      goto backup;
+      case SpanCursor::Step::kSolution:
+        if (SpanCursor::stop_after_solution(frame_.data(), level, !visit || report(*visit, level),
+                                            limits, r))
+          goto done;
+        goto backup;
     }
   branch : {
     std::uint32_t best;

@@ -343,38 +343,32 @@ struct Dlx {
     std::int32_t i, x, theta;
     try {
     enter:
-      if (replay && level < begin_len) {  // an ancestor of the span's first node: not counted
-        if (rlink[0] == 0) goto backup;
-        goto branch;
-      }
-      replay = false;
-      if (level == limit) {
-        ++r.frontier;
-        if (ctl && ctl->frontier) ctl->frontier(ctl->ctx, SpanCursor::path(frame.data(), level));
-        goto backup;
-      }
-      if (cur.stop_before_node(frame.data(), level, ctl, poll, limits, r,
-                               [&](std::int64_t l) { return remaining(l); }))
-        goto done;
-      ++st.nodes;
-      if (rlink[0] == 0) {
-        ++st.solutions;
-        if (visit) {
-          chosen.clear();
-          for (std::int32_t l = 0; l < level; ++l)
-            if (frame[l].x != frame[l].item) chosen.push_back(order[option_of(frame[l].x)]);
-          if (!(*visit)(std::span<const OptionId>(chosen))) {
+      switch (cur.enter(
+          frame.data(), level, replay, begin_len, limit, [&] { return rlink[0] == 0; }, ctl, poll,
+          limits, r, [&](std::int64_t l) { return remaining(l); })) {
+        case SpanCursor::Step::kBranch:
+          goto branch;
+        case SpanCursor::Step::kBackup:
+          goto backup;
+        case SpanCursor::Step::kStop:
+          goto done;
+        case SpanCursor::Step::kSolution:
+          if (visit) {
+            chosen.clear();
+            for (std::int32_t l = 0; l < level; ++l)
+              if (frame[l].x != frame[l].item) chosen.push_back(order[option_of(frame[l].x)]);
+            if (!(*visit)(std::span<const OptionId>(chosen))) {
+              SpanCursor::set_rest(r, frame.data(), level, true);
+              st.complete = false;
+              goto done;
+            }
+          }
+          if (limits.max_solutions && st.solutions >= limits.max_solutions) {
             SpanCursor::set_rest(r, frame.data(), level, true);
             st.complete = false;
             goto done;
           }
-        }
-        if (limits.max_solutions && st.solutions >= limits.max_solutions) {
-          SpanCursor::set_rest(r, frame.data(), level, true);
-          st.complete = false;
-          goto done;
-        }
-        goto backup;
+          goto backup;
       }
     branch:
       i = choose<Mult>(theta);

@@ -183,6 +183,32 @@ struct SpanCursor {
       return stop(r, frame, level);  // one more would pass it
     return false;
   }
+  // The first steps at the node the loop is about to enter at `level`, the same in every
+  // engine's loop (dlx.hpp, bitset/search.inc, bitset_mult.cpp). While `replay` (the loop still
+  // descends along the span's first node, whose path has `begin_len` entries), an ancestor of
+  // that node is branched on without being counted; a node at depth `limit` is counted in
+  // r.frontier (and handed to ctl->frontier), not entered; else stop_before_node's checks, and
+  // the node is counted. `solved()`: the node has no open item. Returns what the loop does next:
+  // kBranch (branch on the node's item), kBackup, kSolution (a solution, counted: the loop
+  // visits it, then stop_after_solution) or kStop (the rest is set).
+  enum class Step { kBranch, kBackup, kSolution, kStop };
+  template <class Frame, class Solved, class Remaining>
+  Step enter(Frame* frame, std::int64_t level, bool& replay, std::int64_t begin_len,
+             std::int64_t limit, Solved solved, const Control* ctl, std::uint32_t& poll,
+             const SolveLimits& limits, RunResult& r, Remaining remaining) {
+    if (replay && level < begin_len) return solved() ? Step::kBackup : Step::kBranch;
+    replay = false;
+    if (level == limit) {
+      ++r.frontier;
+      if (ctl && ctl->frontier) ctl->frontier(ctl->ctx, path(frame, level));
+      return Step::kBackup;
+    }
+    if (stop_before_node(frame, level, ctl, poll, limits, r, remaining)) return Step::kStop;
+    ++r.st.nodes;
+    if (!solved()) return Step::kBranch;
+    ++r.st.solutions;
+    return Step::kSolution;
+  }
   // After a solution at `level` was counted and, with a visitor, visited (`go_on`: what the
   // visitor said): true when the run must stop there (the visitor said so or the solution limit
   // is reached); the rest starts after the node.

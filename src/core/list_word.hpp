@@ -1,6 +1,6 @@
 // list_word() and list_word8(): the set bits of a 64-bit word of options as option numbers, with
 // AVX-512 (VBMI2) and without. Used by the bitset engines' loops that take a set of options word
-// by word (src/core/bitset.cpp, src/core/bitset_mult.cpp).
+// by word (src/core/bitset/, src/core/bitset_mult.cpp).
 #pragma once
 
 #include <immintrin.h>
