@@ -10,6 +10,7 @@
 #include "cubex/happycube/reader.hpp"
 #include "cubex/io/files.hpp"
 #include "cubex/io/json.hpp"
+#include "cubex/library/library.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/voxel/read.hpp"
 #include "cubex/voxel/write.hpp"
@@ -141,11 +142,19 @@ const PuzzleFormat& format_of(const std::string& path) {
   const std::string ext = lower_extension(path);
   for (const PuzzleFormat& f : kFormats)
     if (has_extension(f, ext)) return f;
+#ifndef CUBEX_WITH_BURRTOOLS
+  if (ext == ".xmpuzzle") {
+    throw InputError(path,
+                     "this cubex was built without BurrTools support: tools/setup.sh builds it "
+                     "in (installing zlib and pugixml), or configure with -DCUBEX_BURRTOOLS=ON");
+  }
+#endif
   throw InputError(
       path, "expected a puzzle file ending in " + extension_list() + ", found '" + ext + "'");
 }
 
-std::unique_ptr<Puzzle> load_puzzle(const std::string& path, const LoadOptions& options) {
+std::unique_ptr<Puzzle> load_puzzle(const std::string& spec, const LoadOptions& options) {
+  const std::string path = library::resolve(spec);  // "library:NAME": an entry of the library
   try {
     const PuzzleFormat& format = format_of(path);
     if (!options.problem.empty() && !format.problems) {

@@ -64,8 +64,8 @@ TEST(VoxelInput, BadJsonNamesThePath) {
        "p.json: mirror: expected true or false"},
       {"{" + kPieces + "}", "p.json: expected a \"container\" key, found none"},
       {"{" + box + "}", "p.json: expected a \"pieces\" key, found none"},
-      {R"({"container": {"box": [3,1]}, )" + kPieces + "}",
-       "p.json: container.box: expected [x, y, z] sizes, found an array of 2"},
+      {R"({"container": {"box": [3,1,1,1]}, )" + kPieces + "}",
+       "p.json: container.box: expected [x, y, z] or flat [x, y] sizes, found an array of 4"},
       {R"({"container": {"box": [3,0,1]}, )" + kPieces + "}",
        "p.json: container.box[1]: expected a size (an integer from 1 to 1000), found the number 0"},
       {R"({"container": {"box": [3,1,1], "cells": [[0,0,0]]}, )" + kPieces + "}",
@@ -115,7 +115,7 @@ TEST(VoxelInput, BadJsonNamesThePath) {
       {box + R"(, "pieces": [{"name": "a", "cells": [[0,0,0]], "color": "red"}])",
        "p.json: pieces[0].color: expected one of the keys name,cells,layers,count,distinct,"
        "turn_over"},
-      // Volumes and fit are no input errors: see VoxelFeatures.ReasonsForNoSolution.
+      // Volumes and fit are no input errors: see VoxelNoSolution.ReasonsForNoSolution.
   };
   for (const Case& c : cases) {
     const std::string doc = c.json[0] == '"' ? "{" + c.json + "}" : c.json;  // bare keys

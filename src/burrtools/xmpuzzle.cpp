@@ -178,6 +178,7 @@ class Reader {
   struct Shape {
     Vec3 size;
     std::string name;
+    int weight = 1;  // for disassembly only
     // Per cell (x fastest): state 0 empty, 1 filled, 2 variable; and the colour.
     std::vector<std::uint8_t> state, colour;
     pugi::xml_node node;
@@ -193,6 +194,7 @@ class Reader {
     s.size = {int(x), int(y), int(z)};
     integer(v, "type", 0, 0);
     s.name = v.attribute("name").value();
+    s.weight = int(integer(v, "weight", 0, 1 << 30, 1));
     const std::size_t n = std::size_t(x * y * z);
     const pugi::xml_node textnode = v.first_child();
     const std::string_view t = textnode ? textnode.value() : "";
@@ -428,6 +430,11 @@ class Reader {
         }
       }
       groups = groups || integer(sh, "group", 0, 1 << 30, 0) != 0 || sh.child("group");
+      if (const long g = integer(sh, "group", 0, 1 << 30, 0); g != 0) p.groups.push_back({int(g), p.count});
+      for (pugi::xml_node gr = sh.child("group"); gr; gr = gr.next_sibling("group")) {
+        const long g = integer(gr, "group", 0, 1 << 30, 0);
+        if (g != 0) p.groups.push_back({int(g), int(integer(gr, "count", 0, 1000000, 1))});
+      }
       if (p.count == 0) {
         out.notes.push_back("shape " + std::to_string(id) + " is listed with count 0 and left out");
         continue;
@@ -447,6 +454,8 @@ class Reader {
         coloured = coloured || s.colour[k];
       }
       if (!coloured) p.colours.clear();
+      p.weight = s.weight;
+      p.distinct = p.distinct || !p.groups.empty() || p.weight != 1;
       if (p.cells.empty())
         fail(s.node, "shape " + std::to_string(id) + " (a piece of " + pname +
                          "): expected at least one filled cell, found none");

@@ -10,6 +10,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/solve.hpp"
 #include "cubex/io/json.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/html.hpp"
@@ -154,33 +155,19 @@ int cmd_render(const std::vector<std::string>& args) {
     all_found = list.size() <= want;
   } else {
     install_stop_handlers();
-    SolveLimits limits;
-    limits.stop = &g_stop;
-    limits.max_solutions = want;
+    Options o;
+    o.symmetry = parse_symmetry(symmetry);
+    o.limit = want;
+    o.threads = 1;
+    o.stop = &g_stop;
     g_activity = "solving the puzzle";
-    const CubeGroup group = puzzle->symmetry_group(*sym_mode);
-    if (group.group.order() > 1) {
-      SymmetricSolver solver(puzzle->problem(), group.group);
-      auto keep = [&](std::span<const OptionId> s, std::uint64_t n) {
-        sols.push_back(puzzle->solution_json(s));
-        orbit.push_back(n);
-        return true;
-      };
-      OrbitVisitor visitor(keep);
-      const SymmetryStats st = solver.solve(&visitor, limits);
-      all_found = st.search.complete;
-    } else {
-      Solver solver(puzzle->problem());
-      const SolveStats st = solver.solve(
-          [&](std::span<const OptionId> s) {
-            sols.push_back(puzzle->solution_json(s));
-            orbit.push_back(1);
-            return true;
-          },
-          limits);
-      all_found = st.complete;
-    }
-    if (g_stop.load()) return kExitInterrupted;
+    const Result r = solve(*puzzle, o, [&](const Solution& s) {
+      sols.push_back(puzzle->solution_json(s.options));
+      orbit.push_back(s.orbit);
+      return true;
+    });
+    all_found = r.counts.complete;
+    if (r.interrupted) return kExitInterrupted;
   }
   const bool by_class = std::any_of(orbit.begin(), orbit.end(), [](auto n) { return n > 1; });
   const bool orbits_known = std::none_of(orbit.begin(), orbit.end(), [](auto n) { return n == 0; });

@@ -282,7 +282,8 @@ class JsonParser {
 
   Spec run() {
     if (!doc_.is_object()) fail("", "expected an object, found " + describe(doc_));
-    only_keys(doc_, "", {"kind", "name", "comment", "size", "flip", "structure", "pieces", "sets"});
+    only_keys(doc_, "",
+              {"kind", "name", "comment", "size", "flip", "structure", "pieces", "sets", "expect"});
     if (!doc_.contains("kind") || doc_["kind"] != "happy-cube") {
       fail("kind", "expected \"happy-cube\", found " +
                        (doc_.contains("kind") ? describe(doc_["kind"]) : std::string("nothing")));

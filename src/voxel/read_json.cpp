@@ -5,6 +5,7 @@
 #include "cubex/error.hpp"
 #include "cubex/io/json.hpp"
 #include "cubex/voxel/read.hpp"
+#include "cubex/voxel/sets.hpp"
 
 namespace cubex::voxel {
 namespace {
@@ -129,14 +130,27 @@ class Reader {
     return out;
   }
 
-  void container(const json& j, Model& m) const {
-    const std::string path = "container";
+  // `path`: "container" (or "box" for the top-level shorthand). A string names a container of
+  // puzzles/sets/containers.json.
+  void container(const json& given, Model& m, const std::string& path = "container") const {
+    const json* named = &given;
+    if (given.is_string()) {
+      const NamedContainer* c = find_named_container(given.get<std::string>());
+      if (!c) {
+        fail(path, "expected a container object or one of the named containers " +
+                       named_container_names() + ", found " + found(given));
+      }
+      named = &c->container;
+    }
+    const json& j = *named;
     if (!j.is_object()) fail(path, "expected an object, found " + found(j));
-    keys(j, path, "box cells optional layers colours");
+    keys(j, path, "box cells optional layers colours holes");
     const int forms = int(j.contains("box")) + int(j.contains("cells")) + int(j.contains("layers"));
     if (forms != 1)
       fail(path, "expected exactly one of \"box\", \"cells\" and \"layers\", found " +
                      std::to_string(forms));
+    if (j.contains("holes") && !j.contains("box"))
+      fail(join(path, "holes"), "expected \"holes\" only beside \"box\"");
     if (j.contains("optional") && !j.contains("cells")) {
       fail(join(path, "optional"),
            "expected \"optional\" only beside \"cells\" (layers mark optional cells with '+')");
@@ -144,14 +158,35 @@ class Reader {
     if (j.contains("box")) {
       const json& b = j["box"];
       const std::string bp = join(path, "box");
-      if (!b.is_array() || b.size() != 3) fail(bp, "expected [x, y, z] sizes, found " + found(b));
-      int n[3];
-      for (std::size_t k = 0; k < 3; ++k)
+      if (!b.is_array() || (b.size() != 3 && b.size() != 2))
+        fail(bp, "expected [x, y, z] or flat [x, y] sizes, found " + found(b));
+      int n[3] = {1, 1, 1};
+      for (std::size_t k = 0; k < b.size(); ++k)
         n[k] = integer(b[k], index(bp, k), 1, kMaxCoord, "a size");
       if (long(n[0]) * n[1] * n[2] > kMaxCells) fail(bp, "expected at most 1000000 cells");
+      // "holes": cells of the box left out, [x, y] or [x, y, z] each.
+      std::map<Vec3, std::string> holes;
+      if (j.contains("holes")) {
+        const json& h = j["holes"];
+        const std::string hp = join(path, "holes");
+        if (!h.is_array()) fail(hp, "expected an array of cells, found " + found(h));
+        for (std::size_t k = 0; k < h.size(); ++k) {
+          const std::string cp = index(hp, k);
+          if (!h[k].is_array() || (h[k].size() != 2 && h[k].size() != 3))
+            fail(cp, "expected a cell [x, y] or [x, y, z] of the box, found " + found(h[k]));
+          int c[3] = {0, 0, 0};
+          for (std::size_t i = 0; i < h[k].size(); ++i)
+            c[i] = integer(h[k][i], index(cp, i), 0, n[i] - 1, "a coordinate inside the box");
+          if (!holes.emplace(Vec3{c[0], c[1], c[2]}, cp).second)
+            fail(cp, "expected a new cell, found " + h[k].dump() + " again");
+        }
+        if (holes.size() >= std::size_t(n[0]) * n[1] * n[2])
+          fail(hp, "expected at least one cell of the box left");
+      }
       for (int z = 0; z < n[2]; ++z)
         for (int y = 0; y < n[1]; ++y)
-          for (int x = 0; x < n[0]; ++x) m.cells.push_back({x, y, z});
+          for (int x = 0; x < n[0]; ++x)
+            if (!holes.count({x, y, z})) m.cells.push_back({x, y, z});
       m.optional.assign(m.cells.size(), 0);
     } else if (j.contains("cells")) {
       std::map<Vec3, std::string> seen;
@@ -220,21 +255,7 @@ class Reader {
         fail(join(path, "colours"), "expected \"colours\" only beside \"cells\"");
       p.colours = colours(j["colours"], join(path, "colours"), p.cells.size());
     }
-    if (j.contains("count")) {
-      const json& c = j["count"];
-      const std::string cp = join(path, "count");
-      if (c.is_array()) {  // [min, max]: a range of copies (a spare piece: [0, 1])
-        if (c.size() != 2) fail(cp, "expected a count or a range [min, max], found " + found(c));
-        p.min_count = integer(c[0], index(cp, 0), 0, kMaxCount, "the fewest copies");
-        p.count = integer(c[1], index(cp, 1), 1, kMaxCount, "the most copies");
-        if (p.min_count > p.count) {
-          fail(cp, "expected a range [min, max] with min <= max, found " + c.dump());
-        }
-        if (p.min_count == p.count) p.min_count = -1;
-      } else {
-        p.count = integer(c, cp, 1, kMaxCount, "a count");
-      }
-    }
+    if (j.contains("count")) count(j["count"], join(path, "count"), p);
     for (const char* key : {"distinct", "turn_over"}) {
       if (j.contains(key) && !j[key].is_boolean())
         fail(join(path, key), "expected true or false, found " + found(j[key]));
@@ -244,9 +265,107 @@ class Reader {
     return p;
   }
 
-  Model model(const json& doc) const {
+  // A count n or a range [min, max] of copies (a spare piece: [0, 1]).
+  void count(const json& c, const std::string& cp, Piece& p) const {
+    if (c.is_array()) {
+      if (c.size() != 2) fail(cp, "expected a count or a range [min, max], found " + found(c));
+      p.min_count = integer(c[0], index(cp, 0), 0, kMaxCount, "the fewest copies");
+      p.count = integer(c[1], index(cp, 1), 1, kMaxCount, "the most copies");
+      if (p.min_count > p.count) {
+        fail(cp, "expected a range [min, max] with min <= max, found " + c.dump());
+      }
+      if (p.min_count == p.count) p.min_count = -1;
+    } else {
+      p.min_count = -1;
+      p.count = integer(c, cp, 1, kMaxCount, "a count");
+    }
+  }
+
+  // {"set": NAME, "except": [names], "count": n | {name: n | [min, max]}, "prefix": text,
+  // "turn_over": bool, "distinct": bool}: the pieces of a named set (puzzles/sets/NAME.json),
+  // each with the JSON path `path` and its name in the set for messages.
+  void set_entry(const json& j, const std::string& path, std::vector<Piece>& out,
+                 std::vector<std::string>& where) const {
+    keys(j, path, "set except count prefix turn_over distinct");
+    const std::string sp = join(path, "set");
+    if (!j["set"].is_string()) fail(sp, "expected a set name (a string), found " + found(j["set"]));
+    const PieceSet* set = find_piece_set(j["set"].get<std::string>());
+    if (!set) {
+      fail(sp,
+           "expected one of the piece sets " + piece_set_names() + ", found " + found(j["set"]));
+    }
+    std::vector<Piece> pieces;
+    for (std::size_t k = 0; k < set->pieces.size(); ++k) {
+      // (the compiled-in data is checked by the tests: a mistake there names the set's file)
+      pieces.push_back(
+          piece(set->pieces[k], "set " + set->name + " pieces[" + std::to_string(k) + "]"));
+      if (!set->turn_over) pieces.back().turn_over = false;
+    }
+    auto find = [&](const json& name, const std::string& np) -> std::size_t {
+      if (name.is_string()) {
+        for (std::size_t k = 0; k < pieces.size(); ++k)
+          if (pieces[k].name == name.get<std::string>()) return k;
+      }
+      std::string names;
+      for (const Piece& p : pieces) names += (names.empty() ? "" : " ") + p.name;
+      fail(np, "expected the name of a piece of the set \"" + set->name + "\" (" + names +
+                   "), found " + found(name));
+    };
+    std::vector<bool> left_out(pieces.size(), false);
+    if (j.contains("except")) {
+      const json& e = j["except"];
+      const std::string ep = join(path, "except");
+      if (!e.is_array()) fail(ep, "expected an array of piece names, found " + found(e));
+      for (std::size_t k = 0; k < e.size(); ++k) left_out[find(e[k], index(ep, k))] = true;
+    }
+    if (j.contains("count")) {
+      const json& c = j["count"];
+      const std::string cp = join(path, "count");
+      if (c.is_object()) {
+        for (const auto& [name, value] : c.items()) {
+          const std::size_t k = find(json(name), join(cp, name));
+          if (left_out[k])
+            fail(join(cp, name),
+                 "expected a piece not left out by \"except\", found \"" + name + "\"");
+          count(value, join(cp, name), pieces[k]);
+        }
+      } else {
+        if (!c.is_number() && !c.is_array())
+          fail(cp, "expected a count, a range [min, max] or an object {name: count}, found " +
+                       found(c));
+        for (Piece& p : pieces) count(c, cp, p);
+      }
+    }
+    std::string prefix;
+    if (j.contains("prefix")) {
+      if (!j["prefix"].is_string())
+        fail(join(path, "prefix"), "expected a string, found " + found(j["prefix"]));
+      prefix = j["prefix"].get<std::string>();
+    }
+    for (const char* key : {"distinct", "turn_over"}) {
+      if (j.contains(key) && !j[key].is_boolean())
+        fail(join(path, key), "expected true or false, found " + found(j[key]));
+    }
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      if (left_out[k]) continue;
+      Piece& p = pieces[k];
+      where.push_back(path + " (piece \"" + p.name + "\" of the set \"" + set->name + "\")");
+      p.name = prefix + p.name;
+      if (j.contains("distinct")) p.distinct = j["distinct"].get<bool>();
+      if (j.contains("turn_over")) p.turn_over = j["turn_over"].get<bool>();
+      out.push_back(std::move(p));
+    }
+    if (std::find(left_out.begin(), left_out.end(), false) == left_out.end())
+      fail(join(path, "except"), "expected at least one piece of the set left");
+  }
+
+  // The JSON path of each piece of the model read by model() (a set entry gives several).
+  std::vector<std::string> piece_paths;
+
+  Model model(const json& doc) {
     if (!doc.is_object()) fail("", "expected a JSON object, found " + found(doc));
-    keys(doc, "", "name kind comment container pieces mirror turn_over colour_pairs max_holes");
+    keys(doc, "",
+         "name kind comment container box pieces mirror turn_over colour_pairs max_holes expect");
     Model m;
     if (doc.contains("kind") && doc["kind"] != "voxel") {
       fail("kind", "expected \"voxel\" (or \"happy-cube\" for Happy Cube puzzles), found " +
@@ -282,20 +401,39 @@ class Reader {
         fail("turn_over", "expected true or false, found " + found(doc["turn_over"]));
       m.turn_over = doc["turn_over"].get<bool>();
     }
-    if (!doc.contains("container")) fail("", "expected a \"container\" key, found none");
-    container(doc["container"], m);
+    if (doc.contains("container") && doc.contains("box")) {
+      fail("box", "expected either \"container\" or its shorthand \"box\", found both");
+    }
+    if (!doc.contains("container") && !doc.contains("box"))
+      fail("", "expected a \"container\" key, found none");
+    if (doc.contains("box")) {
+      container(json{{"box", doc["box"]}}, m, "box");
+    } else {
+      container(doc["container"], m);
+    }
     if (!doc.contains("pieces")) fail("", "expected a \"pieces\" key, found none");
     const json& ps = doc["pieces"];
     if (!ps.is_array() || ps.empty())
       fail("pieces", "expected a non-empty array of pieces, found " + found(ps));
-    std::map<std::string, std::size_t> names;
+    std::map<std::string, std::string> names;
     for (std::size_t k = 0; k < ps.size(); ++k) {
-      m.pieces.push_back(piece(ps[k], index("pieces", k)));
-      auto [it, fresh] = names.emplace(m.pieces.back().name, k);
-      if (!fresh) {
-        fail(index("pieces", k) + ".name", "expected a name not used before, found \"" + it->first +
-                                               "\" (also pieces[" + std::to_string(it->second) +
-                                               "])");
+      const std::string pp = index("pieces", k);
+      const std::size_t first = m.pieces.size();
+      if (ps[k].is_object() && ps[k].contains("set")) {
+        set_entry(ps[k], pp, m.pieces, piece_paths);
+      } else {
+        m.pieces.push_back(piece(ps[k], pp));
+        piece_paths.push_back(pp);
+      }
+      for (std::size_t p = first; p < m.pieces.size(); ++p) {
+        auto [it, fresh] = names.emplace(m.pieces[p].name, piece_paths[p]);
+        if (!fresh) {
+          const bool from_set =
+              piece_paths[p] != pp || it->second.find(" of the set ") != std::string::npos;
+          fail(piece_paths[p] == pp ? pp + ".name" : pp,
+               "expected a name not used before, found \"" + it->first + "\" (also " + it->second +
+                   (from_set ? "; a set entry's \"prefix\" renames its pieces)" : ")"));
+        }
       }
     }
     return m;
@@ -308,11 +446,20 @@ class Reader {
 }  // namespace
 
 Model model_from_json(const nlohmann::json& doc, const std::string& file) {
-  Model m = Reader(file).model(doc);
+  Reader reader(file);
+  Model m = reader.model(doc);
   try {
     canonicalize(m);
   } catch (const ModelError& e) {
-    throw InputError(file, e.path(), e.what());
+    // A piece's path "pieces[p]..." counts the model's pieces; a set entry makes several of one
+    // JSON entry, so the path is the entry's.
+    std::string path = e.path();
+    const std::string head = "pieces[" + std::to_string(e.piece()) + "]";
+    if (e.piece() >= 0 && std::size_t(e.piece()) < reader.piece_paths.size() &&
+        path.rfind(head, 0) == 0) {
+      path = reader.piece_paths[std::size_t(e.piece())] + path.substr(head.size());
+    }
+    throw InputError(file, path, e.what());
   }
   return m;
 }

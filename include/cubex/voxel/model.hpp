@@ -39,6 +39,10 @@ struct Piece {
       std::nullopt;  // flat puzzles: this piece's own "turn_over" (else the model's)
   // Colours (BurrTools): parallel to `cells`, 0 = neutral; empty = every cell neutral.
   std::vector<std::uint8_t> colours{};
+  // Only for taking assemblies apart (cubex/disassembly): BurrTools' weight (the heavier side
+  // stays) and disassembly groups, (group > 0, copies in it) (empty: none).
+  int weight = 1;
+  std::vector<std::pair<int, int>> groups{};
 
   int fewest() const { return min_count < 0 ? count : min_count; }
   bool ranged() const { return fewest() != count; }
@@ -86,10 +90,10 @@ std::string cell_text(const Vec3& c);
 // A problem with the model itself (not with how it was written). `piece` is the piece concerned
 // (or -1) and `path` its JSON-style place ("pieces[3]", "container"), so that readers can name the
 // place in their own file.
-class ModelError : public std::runtime_error {
+class ModelError : public Error {
  public:
   ModelError(std::string path, int piece, const std::string& message)
-      : std::runtime_error(message), path_(std::move(path)), piece_(piece) {}
+      : Error(Kind::input, message), path_(std::move(path)), piece_(piece) {}
   const std::string& path() const { return path_; }
   int piece() const { return piece_; }
 
