@@ -719,7 +719,7 @@ std::string to_xml(const voxel::Model& model, const std::string& path) {
       throw InputError(path,
                        "cannot write \"turn_over\": false: BurrTools turns every piece over, "
                        "and the one-sided piece '" +
-                           p.name + "' differs from its mirror image (the count would change)");
+                           excerpt(p.name) + "' differs from its mirror image (the count would change)");
     }
   }
   // Distinct congruent pieces: BurrTools counts congruent shapes as identical pieces.
@@ -734,8 +734,8 @@ std::string to_xml(const voxel::Model& model, const std::string& path) {
         for (const voxel::Piece& p : model.pieces)
           distinct = distinct || (p.name == m.into && p.distinct);
         if (!distinct) continue;
-        throw InputError(path, "cannot write \"distinct\": true: pieces '" + m.into + "' and '" +
-                                   m.piece.name +
+        throw InputError(path, "cannot write \"distinct\": true: pieces '" + excerpt(m.into) +
+                                   "' and '" + excerpt(m.piece.name) +
                                    "' are congruent, and BurrTools counts congruent "
                                    "pieces as identical (the count would change)");
       }

@@ -50,7 +50,7 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     std::uint64_t f = 0;
     if (!run(group.perm[g], f)) return fail(out.why);
     sum += f;
-    out.fixed += f;
+    out.fixed = f > ~std::uint64_t(0) - out.fixed ? ~std::uint64_t(0) : out.fixed + f;  // no wrap
     if (f) fixers.push_back(g);
   }
   if (sum % group.order() != 0) {
