@@ -7,7 +7,7 @@
 // Core/one_item_1M: a million options of one item (a million solutions, each a child of the
 // root): the corner that was quadratic in the bitset backend (issue 16); target under 1 s.
 // Core/<file>/plain: the bitset backend without pruning (the plain tree, dancing links' own),
-// beside Core/<file>, which prunes where the rule says so (docs/speed-notes.md).
+// beside Core/<file>, which prunes where the rule says so (docs/design/pruning.md).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>

@@ -16,7 +16,7 @@
 # the median CPU time (user + sys, reading the file included) is reported, with one thread
 # (`cubex solve FILE --threads 1 --quiet`). Node counts are each program's own: cubex counts the
 # nodes of dlx1's tree, or of its pruned tree where it prunes (from 1024 options, and y25);
-# ssxcc does not count a child that would leave an item with no option (docs/speed-notes.md). The solution counts of all programs are compared and a mismatch
+# ssxcc does not count a child that would leave an item with no option (docs/speed.md). The solution counts of all programs are compared and a mismatch
 # stops the script. Timings depend on what else runs: the load is printed before and after.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -126,7 +126,7 @@ row() {
 }
 
 # The CPU and which of cubex's vector loops it runs (the AVX-512 ones need AVX-512 BW, VL, VBMI,
-# VBMI2 and VPOPCNTDQ; docs/speed-notes.md): the same files take up to 1.6x longer without them.
+# VBMI2 and VPOPCNTDQ; docs/design/bitset-engine.md): the same files take up to 1.6x longer without them.
 cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
 simd=AVX2
 if grep -qw avx512_vbmi2 /proc/cpuinfo 2>/dev/null && grep -qw avx512_vpopcntdq /proc/cpuinfo; then

@@ -1,6 +1,7 @@
 // The progress estimate (src/core/estimate.hpp, JobRunner::progress() in src/core/job.cpp): exact
 // where it must be (a uniform tree), a fraction that never falls, and no jump across a resume.
-// How close it comes on real puzzles is measured by `cubex_schedule --eta` (docs/speed.md).
+// How close it comes on real puzzles is measured by `cubex_schedule --eta` (docs/speed.md;
+// bench/results/progress-estimate.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>

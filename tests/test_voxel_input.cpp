@@ -115,7 +115,7 @@ TEST(VoxelInput, BadJsonNamesThePath) {
       {box + R"(, "pieces": [{"name": "a", "cells": [[0,0,0]], "color": "red"}])",
        "p.json: pieces[0].color: expected one of the keys name,cells,layers,count,distinct,"
        "turn_over"},
-      // Volumes and fit are no input errors: see VoxelFeatures.ReasonsForNoSolution.
+      // Volumes and fit are no input errors: see VoxelNoSolution.ReasonsForNoSolution.
   };
   for (const Case& c : cases) {
     const std::string doc = c.json[0] == '"' ? "{" + c.json + "}" : c.json;  // bare keys

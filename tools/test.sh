@@ -75,6 +75,9 @@ expect() {  # expect WANTED COMMAND...: the command's output must be WANTED exac
 # symmetries; Knuth's example 1 solution; soma.dlx 11,520.
 expect "Soma cube: 11520 solutions, 240 up to 48 symmetries" \
   build/examples-count/count_puzzle puzzles/voxel/soma.json
+# The L of three cubes from three Happy Cube sets (counted by memo, as `cubex solve` does).
+expect "L of three cubes from three Profi sets: 39098316 solutions, 9774579 up to 4 symmetries" \
+  timeout 60 build/examples-count/count_puzzle puzzles/happycube/l3_three_sets.json
 expect "puzzles/dlx/soma.dlx: 11520 solutions" build/examples-count/count_xc puzzles/dlx/soma.dlx
 expect "puzzles/dlx/knuth-example.dlx: 1 solutions" \
   build/examples-count/count_xc puzzles/dlx/knuth-example.dlx

@@ -1,4 +1,12 @@
-// cubex/error.hpp - the one error type for bad input, whatever the reader.
+// cubex/error.hpp - the one error type, cubex::Error, with a kind.
+//
+// Every error cubex throws on purpose is a cubex::Error (or one of the names below, which are
+// Errors of one kind each): a client catches that one type and reads kind() to decide what to
+// do, e.g. the CLI's exit status (input, usage, limit: 2; internal: 1).
+//   input     the input is wrong: a file, a JSON document, a matrix built by a program
+//   usage     the options are wrong or conflict (a flag's value, a backend that does not apply)
+//   limit     the input is too large for a limit (cubex::Limits); the message names the flag
+//   internal  cubex's own fault
 //
 // Messages follow one style, so that editors and scripts can jump to the place:
 //   FILE:LINE:COL: what was expected, what was found     (text formats)
@@ -82,30 +90,65 @@ inline std::string printable(std::string_view s, bool keep_newlines = false) {
   return excerpt(s, std::string_view::npos, keep_newlines);
 }
 
-class InputError : public std::runtime_error {
+class Error : public std::runtime_error {
  public:
-  // A place in a text file (line and column are 1-based; column 0 means "the whole line").
-  InputError(const std::string& file, int line, int col, const std::string& message)
-      : std::runtime_error(place(file, line, col) + message),
-        file_(file),
-        line_(line),
-        col_(col),
-        message_(message) {}
-  // A place in a JSON document, named by its path such as "pieces[3].cells[2]".
-  InputError(const std::string& file, const std::string& json_path, const std::string& message)
-      : std::runtime_error(file + ": " + (json_path.empty() ? "" : json_path + ": ") + message),
-        file_(file),
-        path_(json_path),
-        message_(message) {}
-  // The file as a whole (cannot be opened, wrong kind...).
-  InputError(const std::string& file, const std::string& message)
-      : std::runtime_error(file + ": " + message), file_(file), message_(message) {}
+  enum class Kind { input, usage, limit, internal };
 
+  // An error without a place: what() is `message`.
+  Error(Kind kind, const std::string& message)
+      : std::runtime_error(message), kind_(kind), message_(message) {}
+
+  Kind kind() const { return kind_; }
+  // "input", "usage", "limit", "internal".
+  const char* kind_name() const {
+    switch (kind_) {
+      case Kind::input: return "input";
+      case Kind::usage: return "usage";
+      case Kind::limit: return "limit";
+      default: return "internal";
+    }
+  }
+  // The place, where the error has one: the file ("" when none), its line and column (1-based;
+  // 0: not known), or the JSON path in it ("pieces[3].cells[2]"; "" when none).
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   int column() const { return col_; }
   const std::string& json_path() const { return path_; }
+  // The message without the place.
   const std::string& message() const { return message_; }
+
+ protected:
+  Error(Kind kind, const std::string& what, std::string file, int line, int col, std::string path,
+        std::string message)
+      : std::runtime_error(what),
+        kind_(kind),
+        file_(std::move(file)),
+        line_(line),
+        col_(col),
+        path_(std::move(path)),
+        message_(std::move(message)) {}
+
+ private:
+  Kind kind_;
+  std::string file_;
+  int line_ = 0, col_ = 0;
+  std::string path_;
+  std::string message_;
+};
+
+// Bad input, with its place.
+class InputError : public Error {
+ public:
+  // A place in a text file (line and column are 1-based; column 0 means "the whole line").
+  InputError(const std::string& file, int line, int col, const std::string& message)
+      : Error(Kind::input, place(file, line, col) + message, file, line, col, "", message) {}
+  // A place in a JSON document, named by its path such as "pieces[3].cells[2]".
+  InputError(const std::string& file, const std::string& json_path, const std::string& message)
+      : Error(Kind::input, file + ": " + (json_path.empty() ? "" : json_path + ": ") + message,
+              file, 0, 0, json_path, message) {}
+  // The file as a whole (cannot be opened, wrong kind...).
+  InputError(const std::string& file, const std::string& message)
+      : Error(Kind::input, file + ": " + message, file, 0, 0, "", message) {}
 
  private:
   static std::string place(const std::string& file, int line, int col) {
@@ -120,10 +163,12 @@ class InputError : public std::runtime_error {
     return s;
   }
 
-  std::string file_;
-  int line_ = 0, col_ = 0;
-  std::string path_;
-  std::string message_;
+};
+
+// Options that are wrong or conflict: a flag's value, a mode that does not apply.
+class UsageError : public Error {
+ public:
+  explicit UsageError(const std::string& message) : Error(Kind::usage, message) {}
 };
 
 }  // namespace cubex

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "cubex/core/problem.hpp"
+#include "cubex/error.hpp"
 
 namespace cubex {
 
@@ -35,9 +36,9 @@ Limits& limits();
 
 // A limit was hit. Readers that know the place of the input responsible rethrow it as an
 // InputError naming it; the CLI reports either with exit status 2.
-class LimitError : public std::runtime_error {
+class LimitError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit LimitError(const std::string& message) : Error(Kind::limit, message) {}
 };
 
 // Nodes of the solver's matrix for `problem` (see above).

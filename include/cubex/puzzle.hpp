@@ -85,6 +85,13 @@ class Puzzle {
     std::optional<std::uint64_t> solutions;   // assemblies that can also be taken apart
   };
   virtual std::optional<RecordedCounts> recorded_counts() const { return std::nullopt; }
+
+  // The file the puzzle was read from ("" for one built in memory); load() sets it.
+  const std::string& file() const { return file_; }
+  void set_file(std::string file) { file_ = std::move(file); }
+
+ private:
+  std::string file_;
 };
 
 // How to read a file, where a format has choices.

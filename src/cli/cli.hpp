@@ -8,6 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "cubex/error.hpp"
+
+namespace cubex {
+std::string with_commas(std::uint64_t n);
+struct Options;  // cubex/options.hpp
+}  // namespace cubex
+
 namespace cubex::cli {
 
 // Exit statuses, documented in docs/errors.md and docs/cubex.1.
@@ -17,9 +24,7 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitInterrupted = 130;
 
 // A mistake on the command line (unknown flag, conflicting modes): exit 2 with a hint.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cubex::UsageError;
 
 // What the main thread is doing ("compiling the puzzle"), for the message when memory runs out:
 // "cubex: out of memory while compiling the puzzle". A string literal.
@@ -40,8 +45,8 @@ int stdout_errno();
 // Flushes standard output; false when it (or an earlier write) failed.
 bool flush_stdout();
 
-// 1234567 -> "1,234,567"
-std::string with_commas(std::uint64_t n);
+// 1234567 -> "1,234,567" (cubex/solve.hpp)
+using cubex::with_commas;
 
 // Elapsed time for people: "0:42", "12:05", "3:07:09" (hours when there are any).
 std::string elapsed_text(double seconds);
@@ -77,10 +82,15 @@ int cmd_render(const std::vector<std::string>& args);
 int cmd_convert(const std::vector<std::string>& args);
 int cmd_compile(const std::vector<std::string>& args);
 int cmd_library(const std::vector<std::string>& args);
+// `cubex solve` with the designer's flags (--unique, --forced, --check, --csv) or several files:
+// cmd_solve_designer.cpp. `o` holds the solve layer's options as the command line gave them.
+int solve_designer(const std::vector<std::string>& files, const cubex::Options& o,
+                   const std::string& json_out, bool quiet);
 
 // True when stdout is a terminal that takes colours (not redirected, NO_COLOR unset, TERM not
 // "dumb"): the solution drawings are then coloured, one colour per piece.
 bool stdout_wants_colour();
 int cmd_merge(const std::vector<std::string>& args);
+int cmd_options(const std::vector<std::string>& args);
 
 }  // namespace cubex::cli

@@ -83,15 +83,6 @@ void set_max_nodes(std::uint64_t n) {
   limits().max_nodes = n;
 }
 
-std::string with_commas(std::uint64_t n) {
-  const std::string digits = std::to_string(n);
-  std::string s;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
-    s += digits[i];
-  }
-  return s;
-}
 
 namespace {
 

@@ -8,9 +8,7 @@
 #include <boost/program_options/errors.hpp>
 
 #include "cli.hpp"
-#include "cubex/core/problem.hpp"
 #include "cubex/error.hpp"
-#include "cubex/limits.hpp"
 
 namespace {
 
@@ -31,6 +29,8 @@ const Command kCommands[] = {
     {"compile", "write the exact-cover matrix in Knuth's format (--dlx)", cubex::cli::cmd_compile},
     {"library", "list the puzzle library's classic puzzles and their counts",
      cubex::cli::cmd_library},
+    {"options", "print solve's table of options (as docs/cli.md and the man page hold it)",
+     cubex::cli::cmd_options},
 };
 
 void usage(std::ostream& os) {
@@ -41,7 +41,8 @@ void usage(std::ostream& os) {
     os << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
   }
   os << "\n'cubex COMMAND --help' describes a command's options.\n"
-        "Exit status: 0 success, 1 internal error, 2 bad input or usage, 130 interrupted.\n";
+        "Exit status: 0 success, 1 internal error, 2 bad input or usage, 3 merge: shards missing\n"
+        "or incomplete (the counts are partial), 130 interrupted.\n";
 }
 
 }  // namespace
@@ -73,21 +74,23 @@ int main(int argc, char** argv) {
     int status = cubex::cli::kExitInternal;
     try {
       status = c.run(std::vector<std::string>(args.begin() + 1, args.end()));
-    } catch (const cubex::InputError& e) {
-      std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
-      return cubex::cli::kExitBadInput;
+    } catch (const cubex::Error& e) {
+      // The one error type: its kind decides the exit status (docs/errors.md).
+      switch (e.kind()) {
+        case cubex::Error::Kind::usage:
+          std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\n";
+          return cubex::cli::kExitBadInput;
+        case cubex::Error::Kind::input:
+        case cubex::Error::Kind::limit:
+          std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
+          return cubex::cli::kExitBadInput;
+        case cubex::Error::Kind::internal:
+          std::cerr << "cubex: internal error: " << cubex::printable(e.what(), true) << "\n";
+          return cubex::cli::kExitInternal;
+      }
     } catch (const boost::program_options::error& e) {
       std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\nTry 'cubex "
                 << c.name << " --help'.\n";
-      return cubex::cli::kExitBadInput;
-    } catch (const cubex::cli::UsageError& e) {
-      std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\n";
-      return cubex::cli::kExitBadInput;
-    } catch (const cubex::ProblemError& e) {
-      std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
-      return cubex::cli::kExitBadInput;
-    } catch (const cubex::LimitError& e) {
-      std::cerr << "cubex: " << cubex::printable(e.what(), true) << "\n";
       return cubex::cli::kExitBadInput;
     } catch (const std::bad_alloc&) {
       // No allocation here: the message is made of literals.

@@ -1,56 +1,41 @@
-// The search behind `cubex solve`: options (threads, backend, checkpoint/resume, shards,
-// progress) turned into a cubex::SearchJob run (cubex/core/job.hpp), and the progress line.
+// What `cubex solve` adds around the solve layer (cubex/solve.hpp): the MPI mode's start (in
+// cubex-mpi, the session; in cubex, running cubex-mpi in its place) and the progress line.
 #pragma once
 
 #include <boost/program_options.hpp>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 
-#include "cubex/core/job.hpp"
-#include "cubex/io/checkpoint.hpp"
-#include "cubex/symmetry.hpp"
+#include "cubex/solve.hpp"
 
 namespace cubex::cli {
 
-struct SearchOptions {
-  std::string threads;           // --threads N (0: all cores)
-  std::string checkpoint;        // --checkpoint FILE
-  std::string checkpoint_every;  // --checkpoint-every SECONDS
-  std::string resume;            // --resume FILE
-  std::string shard;             // --shard K/N
-  std::string backend = "auto";  // --backend auto|links|bitset
-  std::string progress;          // --progress[=SECONDS]: "" off
-  bool mpi = false;              // --mpi: one rank of an MPI job (start_mpi())
-  int rank = 0, ranks = 1;       // this process among the MPI job's (0 of 1 without --mpi)
-  std::shared_ptr<void> mpi_session;
-  // Filled by load_resume(): the checkpoint to go on from and how it was run.
-  std::optional<JobState> saved;
-  CheckpointRun saved_run;
+// One rank of an MPI job (--mpi), or the only process.
+struct MpiRank {
+  bool on = false;      // --mpi
+  int rank = 0, ranks = 1;
+  std::shared_ptr<void> session;              // the MPI session (cubex-mpi only)
+  std::unique_ptr<Distributor> distributor;   // runs the search over the ranks
+  bool root() const { return rank == 0; }
+  // Ends every rank with `status` when there are several (an error on this one: the others
+  // would wait for it), after printing `message`; returns when this is the only process.
+  void fail(const std::string& message, int status) const;
 };
 
-// Adds --threads, --backend, --checkpoint, --checkpoint-every, --resume, --shard and --progress.
-void add_search_options(boost::program_options::options_description& opts, SearchOptions& o);
+// With --mpi, joins the MPI job: in cubex-mpi, the session; in cubex, runs cubex-mpi in this
+// process's place (UsageError when there is none, or for options that the MPI mode does not take).
+void start_mpi(MpiRank& mpi, const boost::program_options::variables_map& vm,
+               const Options& options);
 
-// With --mpi, joins the MPI job (UsageError when cubex was built without MPI, or for options
-// that the MPI mode does not take); rank and ranks are then set.
-void start_mpi(SearchOptions& o, const boost::program_options::variables_map& vm);
-
-// With --resume, reads the checkpoint (InputError when it is not a valid one).
-void load_resume(SearchOptions& o);
-
-struct SearchOutcome {
-  JobResult job;
-  nlohmann::json json;  // the "search" object of --json
+// The progress line for Options::on_progress: on a terminal, redrawn in place every quarter
+// second; with --progress SECONDS (`every` > 0), a new line every so many seconds (for logs).
+// Returns an empty function when neither applies. `finish()` ends a line left on the terminal.
+struct ProgressLine {
+  std::function<void(const Progress&)> report;
+  double seconds = 0.25;  // how often to call report
+  std::shared_ptr<std::size_t> width = std::make_shared<std::size_t>(0);
+  void finish() const;
 };
-
-// Counts (visit == nullptr) or lists the solutions of `pb` (with `sym`: of its restricted
-// problem, judged, one per class). `limits.max_solutions` counts classes; `limits.stop` stops.
-// `symmetry` names the mode for checkpoints. Throws UsageError for bad options and InputError
-// for a checkpoint that does not belong to this search.
-SearchOutcome run_search(const Problem& pb, const std::string& file, ClassVisitor* visit,
-                         const SolveLimits& limits, SearchOptions& o, const SymmetricSolver* sym,
-                         const std::string& symmetry);
+ProgressLine progress_line(double every);
 
 }  // namespace cubex::cli

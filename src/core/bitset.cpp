@@ -2876,7 +2876,7 @@ std::uint32_t bitset_prune_limit(const Problem& p) {
   // Pruning shrinks the trees 4x (Soma) to 130x (y25) and, since its counts are kept in byte
   // lanes and its tests run in registers, costs less than it saves except on small matrices,
   // whose plain nodes are cheapest (Soma's 688 options: 0.034 s pruned against 0.029 s plain);
-  // see docs/speed-notes.md. So: on where columns are short (on average at most 64 options per
+  // see docs/design/pruning.md. So: on where columns are short (on average at most 64 options per
   // primary item, as in y25: the rule that also picks the counts mode), or from 1024 options.
   std::size_t entries = 0;
   const std::size_t m = p.num_options(), words = (m + 63) / 64;

@@ -30,7 +30,7 @@
 // at a time. (Masked byte additions with AVX-512, one per option and 64 items, were slower on
 // the Intel machine: conway_mult 0.50 s against 0.48.)
 //
-// Measured on conway_mult.dlx (docs/speed-notes.md, "Multiplicities on the bitset path"): the
+// Measured on conway_mult.dlx (docs/design/multiplicities.md): the
 // tree of dlx3 and of the links backend, 4,441,806 nodes, at 0.11-0.12 of dlx3's CPU time.
 #include <immintrin.h>
 

@@ -349,8 +349,9 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
     // The samples' mean alone: the mean of the subtrees finished (of other nodes) was taken as
     // far as it agreed with the samples within their standard error, but on a tree whose late
     // subtrees are heavier (bedlam_sym) it held the estimate 10-20% low for much of the run,
-    // the samples' standard error being wide enough to pass it (docs/speed.md). Each sample
-    // weighs one over the density of the draws at its place (all one where they were even).
+    // the samples' standard error being wide enough to pass it (docs/design/progress-estimate.md).
+    // Each sample weighs one over the density of the draws at its place (all one where they were
+    // even).
     mean = sum / weights;
   }
   // Spans that start inside a frontier node's subtree: about half of it is left (of its sample's

@@ -13,8 +13,8 @@ namespace cubex::detail {
 // for 64 more than their count); returns their count. One vpcompressb turns the bits into
 // indices, so a loop over the list has one exit to predict instead of one per word (the loops
 // that walked the bits word by word: pent6x10 0.286 -> 0.244 s, bedlam_sym 5.48 -> 4.44 s;
-// docs/speed-notes.md). Only for code compiled for these CPU features, run where the CPU has
-// them.
+// bench/results/pruning.md, docs/design/bitset-engine.md). Only for code compiled for these CPU
+// features, run where the CPU has them.
 __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) inline std::uint32_t list_word(
     std::uint64_t bits, std::uint32_t w, std::uint32_t* out) {
   const __m512i iota = _mm512_set_epi8(

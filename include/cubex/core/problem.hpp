@@ -23,6 +23,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cubex/error.hpp"
+
 namespace cubex {
 
 using ItemId = std::uint32_t;
@@ -38,13 +40,9 @@ struct Item {
 
 // Thrown for a malformed problem (duplicate item, bad option...). Readers of files catch it and
 // add the file and line; programs that build problems directly get the plain message.
-class ProblemError : public std::exception {
+class ProblemError : public Error {
  public:
-  explicit ProblemError(std::string what) : what_(std::move(what)) {}
-  const char* what() const noexcept override { return what_.c_str(); }
-
- private:
-  std::string what_;
+  explicit ProblemError(const std::string& what) : Error(Kind::input, what) {}
 };
 
 // The largest multiplicity (upper bound `hi`) an item may have: the solver counts coverings in

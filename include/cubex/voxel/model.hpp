@@ -86,10 +86,10 @@ std::string cell_text(const Vec3& c);
 // A problem with the model itself (not with how it was written). `piece` is the piece concerned
 // (or -1) and `path` its JSON-style place ("pieces[3]", "container"), so that readers can name the
 // place in their own file.
-class ModelError : public std::runtime_error {
+class ModelError : public Error {
  public:
   ModelError(std::string path, int piece, const std::string& message)
-      : std::runtime_error(message), path_(std::move(path)), piece_(piece) {}
+      : Error(Kind::input, message), path_(std::move(path)), piece_(piece) {}
   const std::string& path() const { return path_; }
   int piece() const { return piece_; }
 

@@ -1,6 +1,7 @@
-// Issue 17 for voxel puzzles: count ranges and spare pieces, congruent pieces merged, one-sided
-// flat pieces, and the reasons a puzzle has no solution - each against the independent brute
-// force of voxel_range_brute.hpp.
+// Voxel pieces beyond "one of each": count ranges and spare pieces (VoxelRanges), congruent
+// pieces merged (VoxelCongruent), one-sided flat pieces (VoxelOneSided), and the reasons a puzzle
+// has no solution (VoxelNoSolution) - each against the independent brute force of
+// voxel_range_brute.hpp.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -83,7 +84,7 @@ std::uint64_t engine_count(const cubex::Puzzle& p) {
 // Random boxes (some cells optional) and random kinds of pieces, each used between min and max
 // times (spare pieces: [0, 1]); the engine agrees with the brute force, and a reason given for no
 // solution is never wrong.
-TEST(VoxelFeatures, RangesAndSparesAgreeWithBruteForce) {
+TEST(VoxelRanges, RangesAndSparesAgreeWithBruteForce) {
   std::mt19937 rng(1717);
   const std::vector<Vec3> boxes{{2, 2, 2}, {2, 3, 1}, {3, 3, 1}, {2, 2, 3}, {2, 4, 1}, {3, 4, 1}};
   int solvable = 0, spares = 0, infeasible = 0;
@@ -124,7 +125,7 @@ TEST(VoxelFeatures, RangesAndSparesAgreeWithBruteForce) {
 }
 
 // "Fill this box with any of these pieces": every kind [0, many].
-TEST(VoxelFeatures, AnyOfThesePiecesFillsTheBox) {
+TEST(VoxelRanges, AnyOfThesePiecesFillsTheBox) {
   const auto m = vxtest::model(R"({"container": {"box": [3, 3, 1]}, "pieces": [
       {"name": "L", "cells": [[0,0,0],[1,0,0],[0,1,0]], "count": [0, 3]},
       {"name": "I", "cells": [[0,0,0],[1,0,0],[2,0,0]], "count": [0, 3]}]})");
@@ -144,7 +145,7 @@ TEST(VoxelFeatures, AnyOfThesePiecesFillsTheBox) {
 // Random cuts of a box into pieces: with the default merging, congruent pieces count as one
 // piece with a count - the same number as the puzzle written with counts, and as the brute
 // force over kinds; marked distinct, every labelling counts (k! times more for k congruent).
-TEST(VoxelFeatures, CongruentPiecesCountAsIdentical) {
+TEST(VoxelCongruent, CongruentPiecesCountAsIdentical) {
   std::mt19937 rng(99);
   const std::vector<Vec3> boxes{{2, 2, 2}, {2, 3, 1}, {3, 3, 1}, {2, 2, 3}, {2, 4, 1}};
   int merged_some = 0;
@@ -223,7 +224,7 @@ TEST(VoxelFeatures, CongruentPiecesCountAsIdentical) {
 
 // The issue's example: a 2x3x3 box in seven pieces, four congruent dominoes and two congruent
 // L-trominoes and a T-tetromino.
-TEST(VoxelFeatures, CongruentBoxOfSevenPieces) {
+TEST(VoxelCongruent, CongruentBoxOfSevenPieces) {
   const auto m = vx::model_from_json(
       nlohmann::json::parse(cubex::test::slurp(vxtest::shipped("congruent-box.json"))),
       "congruent-box.json");
@@ -245,7 +246,7 @@ TEST(VoxelFeatures, CongruentBoxOfSevenPieces) {
 
 // One-sided flat pieces: random flat puzzles against a 2-D brute force that only turns pieces
 // in the plane; with turning over allowed, against the 3-D orientations.
-TEST(VoxelFeatures, OneSidedPiecesAgreeWithPlaneBruteForce) {
+TEST(VoxelOneSided, OneSidedPiecesAgreeWithPlaneBruteForce) {
   std::mt19937 rng(4);
   const std::vector<Vec3> boxes{{3, 3, 1}, {2, 4, 1}, {3, 4, 1}, {4, 4, 1}, {2, 5, 1}};
   int differ = 0, solvable = 0;
@@ -277,7 +278,7 @@ TEST(VoxelFeatures, OneSidedPiecesAgreeWithPlaneBruteForce) {
   EXPECT_GT(solvable, 12);
 }
 
-TEST(VoxelFeatures, ShippedPuzzlesAgreeWithBruteForce) {
+TEST(VoxelOneSided, ShippedPuzzlesAgreeWithBruteForce) {
   auto load = [](const std::string& file) {
     return vx::model_from_json(nlohmann::json::parse(cubex::test::slurp(vxtest::shipped(file))),
                                file);
@@ -318,7 +319,7 @@ TEST(VoxelFeatures, ShippedPuzzlesAgreeWithBruteForce) {
   EXPECT_EQ(po->verify_solution(po->solution_json(*first)), "");
 }
 
-TEST(VoxelFeatures, TurnOverNeedsAFlatPuzzle) {
+TEST(VoxelOneSided, TurnOverNeedsAFlatPuzzle) {
   auto error = [](const std::string& text) {
     try {
       vxtest::model(text);
@@ -346,7 +347,7 @@ TEST(VoxelFeatures, TurnOverNeedsAFlatPuzzle) {
 }
 
 // Each reason, and that the search is not needed to find it.
-TEST(VoxelFeatures, ReasonsForNoSolution) {
+TEST(VoxelNoSolution, ReasonsForNoSolution) {
   auto why = [](const std::string& text) {
     return vx::make_puzzle(vxtest::model(text), "why.json")->infeasible();
   };
@@ -385,7 +386,7 @@ TEST(VoxelFeatures, ReasonsForNoSolution) {
   EXPECT_EQ(cubex::Solver(p->problem()).count().solutions, 1u);
 }
 
-TEST(VoxelFeatures, CliReportsTheReasonWithExitZero) {
+TEST(VoxelNoSolution, CliReportsTheReasonWithExitZero) {
   cubex::test::TempDir dir;
   const std::string in = (dir.path / "t.json").string(), out = (dir.path / "o.json").string();
   std::ofstream(in) << R"({"container": {"box": [2,3,1]}, "pieces": [
@@ -411,7 +412,7 @@ TEST(VoxelFeatures, CliReportsTheReasonWithExitZero) {
 // pieces were merged) still verify against the merged puzzle: a merged piece is checked with its
 // own cells and counted as copies of the piece it joined. A piece placed twice under two names,
 // an unknown name and a copy out of range are still refused.
-TEST(VoxelFeatures, SolutionsNamingMergedPiecesStillVerify) {
+TEST(VoxelCongruent, SolutionsNamingMergedPiecesStillVerify) {
   const auto m = vx::model_from_json(
       nlohmann::json::parse(cubex::test::slurp(vxtest::shipped("congruent-box.json"))),
       "congruent-box.json");

@@ -1,0 +1,324 @@
+// The solve layer (cubex/solve.hpp): the checks, memo or search, symmetry, threads, checkpoints.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+
+#include "cubex/core/memo.hpp"
+#include "cubex/error.hpp"
+#include "cubex/io/checkpoint.hpp"
+#include "cubex/io/files.hpp"
+#include "cubex/io/json.hpp"
+#include "cubex/io/solve_output.hpp"
+#include "cubex/solve.hpp"
+
+namespace cubex {
+
+namespace {
+
+SymmetryMode to_mode(Symmetry s) {
+  switch (s) {
+    case Symmetry::none: return SymmetryMode::kNone;
+    case Symmetry::rotations: return SymmetryMode::kRotations;
+    default: return SymmetryMode::kAuto;
+  }
+}
+
+// Throws a UsageError when the file `path` could not be created or replaced: its folder is
+// missing or not writable. Checked before any work, so that a long search does not end in an
+// error at its first checkpoint.
+void check_writable(const std::string& flag, const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw UsageError("--" + flag + " " + excerpt(path, 200) + ": the folder " +
+                     excerpt(dir.string(), 200) + " does not exist");
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw UsageError("--" + flag + " " + excerpt(path, 200) + ": cannot write in " +
+                     excerpt(dir.string(), 200) + ": " + std::strerror(errno));
+  }
+  if (fs::is_directory(path, ec)) {
+    throw UsageError("--" + flag + " " + excerpt(path, 200) + " is a folder, not a file");
+  }
+}
+
+nlohmann::json search_json(const char* backend, unsigned threads, const TreeIdentity& id,
+                           bool complete, bool resumed, std::uint64_t spans,
+                           std::uint64_t splits, std::size_t pending) {
+  return {{"backend", backend},
+          {"threads", threads},
+          {"fingerprint", id.fingerprint},
+          {"tree", tree_identity_json(id)},
+          {"cut", id.cut},
+          {"shard", std::to_string(id.shard_index) + "/" + std::to_string(id.shard_count)},
+          {"complete", complete},
+          {"resumed", resumed},
+          {"spans", spans},
+          {"splits", splits},
+          {"pending", pending}};
+}
+
+}  // namespace
+
+struct Plan::Impl {
+  std::optional<SymmetricSolver> sym;
+  std::optional<JobState> saved;
+  CheckpointRun saved_run;
+  std::string infeasible;
+  bool ran = false;
+};
+
+Plan::Plan(const Puzzle& puzzle, Options options)
+    : puzzle_(puzzle), options_(std::move(options)), impl_(std::make_unique<Impl>()) {
+  Options& o = options_;
+  if (!o.resume.empty()) {
+    impl_->saved = read_checkpoint(o.resume, &impl_->saved_run);
+    const CheckpointRun& r = impl_->saved_run;
+    const std::optional<Symmetry> mode = parse_symmetry(r.symmetry);
+    if (!mode) throw InputError(o.resume, "run.symmetry", "expected none, rotations or auto");
+    if (o.symmetry && *o.symmetry != *mode) {
+      throw UsageError(std::string("--symmetry ") + symmetry_name(*o.symmetry) +
+                       " differs from the checkpoint's '" + r.symmetry +
+                       "' (leave it out: --resume takes it from the checkpoint)");
+    }
+    o.symmetry = *mode;
+    if (!o.backend) o.backend = r.backend == "links" ? Backend::kLinks : Backend::kBitset;
+    const TreeIdentity& t = impl_->saved->tree;
+    if (o.distributor && t.shard_count > 1) {
+      throw UsageError("the checkpoint is of shard " + std::to_string(t.shard_index) + "/" +
+                       std::to_string(t.shard_count) + ": resume it without --mpi");
+    }
+  }
+  const std::string checkpoint = !o.checkpoint.empty() ? o.checkpoint : o.resume;
+  if (!checkpoint.empty()) check_writable(o.checkpoint.empty() ? "resume" : "checkpoint", checkpoint);
+  symmetry_ = o.symmetry_or_default();
+  impl_->infeasible = puzzle_.infeasible();
+  group_ = puzzle_.symmetry_group(to_mode(symmetry_));
+  if (impl_->infeasible.empty() && group_.group.order() > 1)
+    impl_->sym.emplace(puzzle_.problem(), group_.group);
+}
+
+Plan::~Plan() = default;
+
+std::size_t Plan::kernel() const {
+  return impl_->sym ? impl_->sym->kernel() : 1;
+}
+
+nlohmann::json Plan::header_json(const std::string& mode) const {
+  const Problem& pb = puzzle_.problem();
+  return {{"puzzle",
+           {{"file", puzzle_.file()},
+            {"name", puzzle_.name()},
+            {"kind", puzzle_.kind()},
+            {"items", pb.num_items()},
+            {"options", pb.num_options()}}},
+          {"mode", mode},
+          {"expand", options_.expand},
+          {"symmetry",
+           {{"mode", symmetry_name(symmetry_)},
+            {"order", group_.group.order()},
+            {"kernel", kernel()},
+            {"elements", group_.symmetry},
+            {"group", group_json(puzzle_, group_)}}}};
+}
+
+Result Plan::run(const SolutionSink& sink) {
+  if (impl_->ran) throw Error(Error::Kind::internal, "Plan::run: a plan runs once");
+  impl_->ran = true;
+  const Options& o = options_;
+  const Problem& pb = puzzle_.problem();
+  const SymmetricSolver* sym = impl_->sym ? &*impl_->sym : nullptr;
+  Result res;
+  res.notes = puzzle_.notes();
+  res.counts.group_order = group_.group.order();
+
+  // 1. The checks: no solution, proved before searching.
+  if (!impl_->infeasible.empty()) {
+    res.method = "checks";
+    res.infeasible = impl_->infeasible;
+    res.threads = 1;
+    const SearchJob tree(pb);
+    res.search = search_json("checks", 1, tree.identity(), true, false, 0, 0, 0);
+    return res;
+  }
+
+  // 2. Counting by memo, where it applies and is wanted.
+  const bool search_asked = o.backend.has_value() || !o.checkpoint.empty() ||
+                            !o.resume.empty() || o.shard_count > 1 || o.distributor;
+  bool by_memo = false;
+  if (o.count_by == CountBy::memo) {
+    if (sink || o.limit) throw UsageError("--count-by memo counts: leave out --first, --all and --limit");
+    if (search_asked) {
+      throw UsageError(
+          "--count-by memo does not take --backend, --checkpoint, --resume, --shard or --mpi");
+    }
+    if (const std::string why = memo_applies(pb); !why.empty())
+      throw UsageError("--count-by memo does not apply: " + why);
+    by_memo = true;
+  } else if (o.count_by == CountBy::automatic) {
+    by_memo = !sink && o.limit == 0 && !search_asked && !puzzle_.memo_order().empty() &&
+              memo_applies(pb).empty();
+  }
+  if (by_memo) {
+    std::optional<SymmetricSolver> trivial;
+    const SymmetricSolver* s = sym;
+    if (!s) s = &trivial.emplace(pb, trivial_group(pb.num_items()));
+    const std::vector<ItemId> order = puzzle_.memo_order();
+    MemoLimits ml;
+    ml.stop = o.stop;
+    ml.order = order;
+    const MemoClasses mc = count_classes_by_memo(*s, ml);
+    const bool stopped = !mc.complete && o.stop && o.stop->load();
+    if (mc.complete || stopped) {
+      res.method = "memo";
+      res.counts.total = mc.stats.total;
+      res.counts.unique = mc.stats.unique;
+      res.counts.symmetric = mc.stats.symmetric;
+      res.counts.complete = mc.complete;
+      res.interrupted = stopped;
+      res.nodes = mc.states;
+      res.seconds = mc.stats.search.seconds;
+      res.threads = 1;
+      res.memo_states = mc.states;
+      res.memo_bytes = mc.bytes;
+      const bool by_orbit = s->group_order() > 1;
+      const SearchJob tree(by_orbit ? s->restricted() : pb, by_orbit ? s : nullptr);
+      res.search = search_json("memo", 1, tree.identity(), mc.complete, false, 0, 0, 0);
+      res.search["states"] = mc.states;
+      res.search["table_bytes"] = mc.bytes;
+      return res;
+    }
+    res.notes.push_back("counting by memo gave up (" + mc.why + "): counted by search instead");
+  }
+
+  // 3. The search.
+  res.method = "search";
+  JobOptions opt;
+  opt.threads = o.threads;
+  opt.max_classes = o.limit;
+  opt.stop = o.stop;
+  opt.ordered = static_cast<bool>(sink) && !o.distributor;  // (spread: in the order found)
+  opt.shard_index = o.shard_index;
+  opt.shard_count = o.shard_count;
+  const JobState* saved = impl_->saved ? &*impl_->saved : nullptr;
+  if (saved) {
+    const TreeIdentity& t = saved->tree;
+    if (o.shard_count > 1 && (t.shard_index != o.shard_index || t.shard_count != o.shard_count)) {
+      throw UsageError("--shard " + std::to_string(o.shard_index) + "/" +
+                       std::to_string(o.shard_count) + " differs from the checkpoint's shard " +
+                       std::to_string(t.shard_index) + "/" + std::to_string(t.shard_count));
+    }
+    opt.shard_index = t.shard_index;
+    opt.shard_count = t.shard_count;
+    if (t.cut) opt.cut = t.cut;
+    opt.resume = saved;
+  }
+  std::optional<SearchJob> made;
+  try {
+    made.emplace(sym ? sym->restricted() : pb, sym, o.backend_or_default());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--backend: ") + e.what());
+  }
+  SearchJob& job = *made;
+  if (saved) {
+    const std::string d =
+        job.identity(opt.shard_count > 1 ? opt.cut : 0, opt.shard_index, opt.shard_count)
+            .difference(saved->tree);
+    if (!d.empty())
+      throw InputError(o.resume, "tree", "the checkpoint belongs to another search: " + d);
+  }
+  if (o.on_progress) {
+    opt.on_progress = o.on_progress;
+    opt.progress_seconds = o.progress_seconds;
+  }
+  const std::string checkpoint = !o.checkpoint.empty() ? o.checkpoint : o.resume;
+  const CheckpointRun run{puzzle_.file(), symmetry_name(symmetry_),
+                          backend_name(job.backend()), sym ? sym->group_order() : 1};
+  if (!checkpoint.empty()) {
+    opt.checkpoint_seconds = o.checkpoint_every;
+    opt.on_checkpoint = [&](const JobState& st) {
+      try {
+        write_file_atomic(checkpoint, dump_json(checkpoint_json(st, run)) + "\n");
+        res.checkpoint_error.clear();
+      } catch (const std::runtime_error& e) {
+        res.checkpoint_error = e.what();
+        if (o.on_checkpoint_error) o.on_checkpoint_error(res.checkpoint_error);
+      }
+    };
+  }
+
+  // Each class found goes to the sink: one solution, or with `expand` every one of the class.
+  Count classes = 0;
+  auto show = [&](std::span<const OptionId> s, std::uint64_t orbit) {
+    ++classes;
+    Solution out;
+    out.class_index = classes;
+    out.orbit = orbit;
+    if (!o.expand || !sym) {
+      out.options = s;
+      out.index = ++res.listed;
+      return sink(out);
+    }
+    for (const auto& [g, image] : orbit_of(*sym, s)) {
+      out.options = image;
+      out.element = g;
+      out.index = ++res.listed;
+      if (!sink(out)) return false;
+    }
+    return true;
+  };
+  ClassVisitor visit(show);  // (non-owning: `show` outlives it)
+  JobResult jr;
+  try {
+    jr = o.distributor ? o.distributor->run(job, opt, sink ? &visit : nullptr)
+                       : job.run(opt, sink ? &visit : nullptr);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  res.counts.total = jr.counts.total;
+  res.counts.unique = jr.counts.unique;
+  res.counts.symmetric = jr.counts.symmetric;
+  res.counts.complete = jr.complete;
+  res.interrupted = jr.stopped;
+  res.limited = jr.limited;
+  res.nodes = jr.counts.nodes;
+  res.updates = jr.counts.updates;
+  res.seconds = jr.seconds;
+  res.threads = jr.threads;
+  res.resumed = saved != nullptr;
+  res.search = search_json(backend_name(job.backend()), jr.threads, jr.state.tree, jr.complete,
+                           res.resumed, jr.spans, jr.splits, jr.state.pending.size());
+  res.search["ranks"] = o.distributor ? o.distributor->ranks() : 1;
+  res.total_seconds = jr.state.seconds;
+  return res;
+}
+
+std::unique_ptr<Puzzle> load(const std::filesystem::path& path, const Options& options) {
+  if (options.max_nodes < 1 || options.max_nodes > kMaxNodesCeiling) {
+    Options checked;
+    set_option(checked, "max-nodes", std::to_string(options.max_nodes));  // throws, saying why
+  }
+  limits().max_nodes = options.max_nodes;
+  LoadOptions lo;
+  lo.problem = options.problem;
+  std::unique_ptr<Puzzle> p = load_puzzle(path.string(), lo);
+  p->set_file(path.string());
+  return p;
+}
+
+Result solve(const Puzzle& puzzle, const Options& options, const SolutionSink& sink) {
+  Plan plan(puzzle, options);
+  return plan.run(sink);
+}
+
+Counts count(const Puzzle& puzzle, const Options& options) {
+  return solve(puzzle, options).counts;
+}
+
+}  // namespace cubex

@@ -1,0 +1,158 @@
+// A solve's result for people and programs: the JSON keys of --json and the printed summary.
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+
+#include "cubex/error.hpp"
+#include "cubex/io/solve_output.hpp"
+#include "cubex/solve.hpp"
+
+namespace cubex {
+
+std::string with_commas(std::uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string s;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
+}
+
+std::ostream& operator<<(std::ostream& os, const Counts& c) {
+  os << c.total << " solutions, " << c.unique << " up to " << c.group_order
+     << (c.group_order == 1 ? " symmetry" : " symmetries") << ", " << c.symmetric << " symmetric";
+  if (!c.complete) os << " (incomplete)";
+  return os;
+}
+
+nlohmann::json footer_json(const Plan& plan, const Result& r) {
+  nlohmann::json footer = {{"counts",
+                            {{"total", r.counts.total},
+                             {"unique", r.counts.unique},
+                             {"group_order", r.counts.group_order},
+                             {"symmetric", r.counts.symmetric},
+                             {"listed", r.listed}}},
+                           {"stats",
+                            {{"nodes", r.nodes},
+                             {"updates", r.updates},
+                             {"seconds", r.seconds},
+                             {"complete", r.counts.complete},
+                             {"interrupted", r.interrupted},
+                             {"threads", r.threads}}},
+                           {"search", r.search},
+                           {"notes", r.notes}};
+  if (!r.infeasible.empty()) footer["infeasible"] = {{"reason", r.infeasible}};
+  if (const auto rec = plan.puzzle().recorded_counts()) {
+    nlohmann::json j = {{"source", rec->source}};
+    if (rec->assemblies) j["assemblies"] = *rec->assemblies;
+    if (rec->solutions) j["solutions"] = *rec->solutions;
+    footer["recorded"] = j;
+  }
+  return footer;
+}
+
+nlohmann::json result_json(const Plan& plan, const Result& result, const std::string& mode,
+                           const nlohmann::json& solutions) {
+  nlohmann::json j = {{"schema", kSolveSchema}};
+  j.update(plan.header_json(mode));
+  j["solutions"] = solutions;
+  j.update(footer_json(plan, result));
+  return j;
+}
+
+namespace {
+
+// A front end's remark as printed: "note: ..." unless it says what it is ("warning: ...").
+std::string note_line(const std::string& n) {
+  return n.rfind("warning:", 0) == 0 || n.rfind("note:", 0) == 0 ? n : "note: " + n;
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+  return with_commas(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string summary_text(const Plan& plan, const Result& r) {
+  const Puzzle& puzzle = plan.puzzle();
+  const Problem& pb = puzzle.problem();
+  const Counts& c = r.counts;
+  const std::size_t order = plan.group().group.order();
+  const bool by_orbit = order > 1 && r.method != "checks";
+  std::ostringstream text;
+  text << printable(puzzle.name()) << " (" << puzzle.kind() << ", " << with_commas(pb.num_items())
+       << " items, " << with_commas(pb.num_options()) << " options)\n";
+  for (const std::string& n : r.notes) text << printable(note_line(n)) << "\n";
+  if (r.method == "checks") text << "no solution: " << printable(r.infeasible) << "\n";
+  // With symmetry, a search that stopped early has found whole classes: say how many, and how
+  // many solutions they stand for ("1 class of 48", not "48" as if 48 had been found one by one).
+  text << "solutions: ";
+  if (c.complete || !by_orbit) {
+    text << with_commas(c.total);
+  } else if (c.unique == 1) {
+    text << "1 class of " << with_commas(c.total);
+  } else {
+    text << with_commas(c.unique) << " classes, " << with_commas(c.total) << " solutions in all";
+  }
+  if (!c.complete) {
+    if (r.interrupted) {
+      text << " (interrupted: counted so far)";
+    } else if (plan.options().limit == 1) {
+      text << " (stopped at the first)";
+    } else {
+      text << " (stopped at the limit of " << with_commas(plan.options().limit) << ")";
+    }
+  }
+  text << "\n";
+  if (order > 1) {
+    std::size_t reflections = 0;
+    for (int m : plan.group().symmetry) reflections += m >= 24;
+    text << "unique: " << with_commas(c.unique) << " up to " << order << " symmetries ("
+         << plural(order - reflections, "rotation", "rotations") << ", "
+         << plural(reflections, "reflection", "reflections") << "); "
+         << with_commas(c.symmetric) << " of them symmetric\n";
+    if (plan.kernel() > 1) {
+      const std::size_t k = plan.kernel();
+      text << "  (" << k - 1 << " of the symmetries move" << (k > 2 ? "" : "s")
+           << " no cell, like the mirror in the plane of a flat puzzle: every class has at most "
+           << order / k << " solutions)\n";
+    }
+  } else {
+    text << "unique: " << with_commas(c.unique)
+         << (plan.symmetry() == Symmetry::none ? " (--symmetry none: every solution apart)"
+                                               : " (the puzzle has no symmetry to count up to)")
+         << "\n";
+  }
+  if (const auto rec = puzzle.recorded_counts()) {
+    text << "recorded by " << rec->source << ":";
+    if (rec->assemblies) text << " assemblies " << with_commas(*rec->assemblies);
+    if (rec->solutions)
+      text << (rec->assemblies ? "," : "") << " solutions " << with_commas(*rec->solutions);
+    text << "\n  (BurrTools counts assemblies up to rotation and mirror images, as cubex's "
+            "\"unique\" with --symmetry auto; its \"solutions\" are the assemblies that can "
+            "also be taken apart, which cubex does not check)\n";
+  }
+  if (r.method != "checks") {
+    // The rate is over the whole search: a resumed run's nodes include the runs before it.
+    const double secs = r.resumed && r.total_seconds > r.seconds ? r.total_seconds : r.seconds;
+    char rate[96];
+    if (r.resumed && r.total_seconds > r.seconds) {
+      std::snprintf(rate, sizeof rate, "%.3f s in all (%.3f s this run), %.1f M nodes/s",
+                    r.total_seconds, r.seconds, secs > 0 ? r.nodes / secs / 1e6 : 0.0);
+    } else {
+      std::snprintf(rate, sizeof rate, "%.3f s, %.1f M nodes/s", r.seconds,
+                    secs > 0 ? r.nodes / secs / 1e6 : 0.0);
+    }
+    text << "nodes: " << with_commas(r.nodes) << ", updates: " << with_commas(r.updates) << ", "
+         << rate << "\n";
+  }
+  if (r.method == "memo") {
+    text << "  (counted by memo: " << with_commas(r.memo_states)
+         << " sub-problems, each counted once, in a table of " << with_commas(r.memo_bytes >> 20)
+         << " MiB; --count-by search searches instead)\n";
+  }
+  return text.str();
+}
+
+}  // namespace cubex
