@@ -55,6 +55,11 @@ struct Options {
   std::uint32_t shard_count = 1;        //        N of K/N
   std::uint64_t max_nodes = Limits{}.max_nodes;  // max-nodes: the largest matrix to build
   std::string problem;                  // problem: BurrTools files, which problem (name or 1..N)
+  // The designer's questions (cubex/library/designer.hpp, docs/library-puzzles.md):
+  bool unique = false;                  // unique: stop at a second class; "unique" or not
+  bool forced = false;                  // forced: the placements every solution uses
+  bool check = false;                   // check: compare the counts with the file's "expect"
+  std::string csv;                      // csv: one row per file to this file ('-': stdout)
 
   // ---- set by programs ----
   const std::atomic<bool>* stop = nullptr;  // set from outside (a signal) to stop cleanly

@@ -12,6 +12,7 @@
 
 namespace cubex {
 std::string with_commas(std::uint64_t n);
+struct Options;  // cubex/options.hpp
 }  // namespace cubex
 
 namespace cubex::cli {
@@ -98,6 +99,10 @@ int cmd_render(const std::vector<std::string>& args);
 int cmd_convert(const std::vector<std::string>& args);
 int cmd_compile(const std::vector<std::string>& args);
 int cmd_library(const std::vector<std::string>& args);
+// `cubex solve` with the designer's flags (--unique, --forced, --check, --csv) or several files:
+// cmd_solve_designer.cpp. `o` holds the solve layer's options as the command line gave them.
+int solve_designer(const std::vector<std::string>& files, const cubex::Options& o,
+                   const std::string& json_out, bool quiet);
 
 // True when stdout is a terminal that takes colours (not redirected, NO_COLOR unset, TERM not
 // "dumb"): the solution drawings are then coloured, one colour per piece.

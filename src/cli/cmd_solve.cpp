@@ -90,10 +90,16 @@ int cmd_solve(const std::vector<std::string>& args) {
   po::options_description hidden;
   // --hint-after SECONDS: how long an interrupted run without a checkpoint must have run before
   // the hint to use one is printed (a minute; the tests shorten it).
-  hidden.add_options()("file", po::value(&file))("hint-after", po::value(&hint_after));
+  std::vector<std::string> files;  // several with --csv or --check (cmd_solve_designer.cpp)
+  hidden.add_options()("file", po::value(&files))("hint-after", po::value(&hint_after));
   po::variables_map vm;
-  if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
-  if (file.empty()) throw UsageError("expected a puzzle FILE");
+  if (!parse_command(args, opts, hidden, "file", -1, vm)) return kExitOk;
+  if (files.empty()) throw UsageError("expected a puzzle FILE");
+  if (files.size() > 1 || vm.count("unique") || vm.count("forced") || vm.count("check") ||
+      vm.count("csv")) {
+    return solve_designer(files, table_options(vm), json_out, vm.count("quiet") > 0);
+  }
+  file = files.front();
   const int modes = static_cast<int>(vm.count("count") + vm.count("first") + vm.count("all"));
   if (modes > 1) throw UsageError("choose one of --count, --first and --all");
   Options o = table_options(vm);

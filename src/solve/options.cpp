@@ -41,6 +41,13 @@ double seconds(std::string_view text, const char* flag) {
   return v;
 }
 
+// A switch's value: yes/true or no/false.
+bool switch_value(std::string_view t, const char* flag) {
+  if (t != "yes" && t != "no" && t != "true" && t != "false")
+    throw UsageError(std::string("expected --") + flag + " yes or no, found " + quoted(t));
+  return t == "yes" || t == "true";
+}
+
 std::string number(double v) {
   std::string s = std::to_string(v);
   s.erase(s.find_last_not_of('0') + 1);
@@ -164,6 +171,29 @@ const OptionRow kOptionTable[] = {
      o.problem = t;
    },
    [](const Options& o) { return o.problem; }},
+  {"unique", nullptr,
+   "stop as soon as a second class of solutions exists and say \"unique\" or \"not unique (at "
+   "least 2 classes)\" (exit 0 either way; JSON counts.unique_verdict)",
+   [](Options& o, std::string_view t) { o.unique = switch_value(t, "unique"); },
+   [](const Options& o) { return std::string(o.unique ? "yes" : "no"); }},
+  {"forced", nullptr,
+   "list the placements that every solution uses, and the pieces they fix (one pass over all "
+   "the solutions)",
+   [](Options& o, std::string_view t) { o.forced = switch_value(t, "forced"); },
+   [](const Options& o) { return std::string(o.forced ? "yes" : "no"); }},
+  {"check", nullptr,
+   "compare the counts with each file's published ones (its \"expect\", as the library's "
+   "entries have) and report agreement; exit 3 when one differs",
+   [](Options& o, std::string_view t) { o.check = switch_value(t, "check"); },
+   [](const Options& o) { return std::string(o.check ? "yes" : "no"); }},
+  {"csv", "OUT",
+   "with one or more FILEs: write one CSV row per file to OUT ('-': standard output), going on "
+   "past a file that fails (its row names the error; exit 2 at the end)",
+   [](Options& o, std::string_view t) {
+     if (t.empty()) throw UsageError("expected a value after --csv, found an empty string");
+     o.csv = t;
+   },
+   [](const Options& o) { return o.csv; }},
 };
 // clang-format on
 

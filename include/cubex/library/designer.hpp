@@ -12,26 +12,26 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/library/library.hpp"
+#include "cubex/options.hpp"
 #include "cubex/puzzle.hpp"
-#include "cubex/symmetry.hpp"
 
 namespace cubex::library {
 
-// --unique: searches until a second class of solutions (under `mode`) is found.
+// --unique: solves (through the solve layer, with `options`: threads, symmetry) until a second
+// class of solutions is listed.
 struct UniqueVerdict {
   std::uint64_t classes = 0;  // classes met: 0, 1, or 2 (the search stopped there)
   bool complete = true;       // false: stopped from outside before an answer
   std::uint64_t nodes = 0;
   // "unique", "not unique (at least 2 classes)" or "no solution" (the JSON's counts.unique_verdict
-  // has "unique", "not unique" or "none").
+  // has "unique", "not unique" or "none"; "unknown" when stopped).
   std::string text() const;
   std::string json_value() const;
 };
-UniqueVerdict unique_verdict(const Puzzle& puzzle, SymmetryMode mode,
-                             const std::atomic<bool>* stop = nullptr);
+UniqueVerdict unique_verdict(const Puzzle& puzzle, Options options);
 
 // --forced: the options that every solution uses, from one pass over all the solutions (every
-// solution, not one per class: a placement is forced only if each symmetric copy is too).
+// solution, with the symmetry "none": a placement is forced only if each symmetric copy is too).
 struct Forced {
   std::uint64_t solutions = 0;
   std::vector<OptionId> options;  // in every solution (sorted); empty when there is none
@@ -39,7 +39,7 @@ struct Forced {
   bool complete = true;
   std::uint64_t nodes = 0;
 };
-Forced forced_options(const Problem& problem, const std::atomic<bool>* stop = nullptr);
+Forced forced_options(const Puzzle& puzzle, Options options);
 // The forced options as people read them (Puzzle::option_label), and the pieces they fix: each
 // voxel placement's piece (solution_json's "placements"[0]["piece"]) whose every copy is forced.
 struct ForcedReport {
