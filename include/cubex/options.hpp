@@ -55,6 +55,9 @@ struct Options {
   std::uint32_t shard_count = 1;        //        N of K/N
   std::uint64_t max_nodes = Limits{}.max_nodes;  // max-nodes: the largest matrix to build
   std::string problem;                  // problem: BurrTools files, which problem (name or 1..N)
+  bool disassemble = false;             // disassemble: take each assembly apart (cubex/disassembly)
+  bool keep_locked = false;             // keep-locked: also list the ones that do not come apart
+  bool sort_by_level = false;           // sort: "level": list the highest level first
 
   // ---- set by programs ----
   const std::atomic<bool>* stop = nullptr;  // set from outside (a signal) to stop cleanly

@@ -57,6 +57,12 @@ std::string comma(std::uint64_t n) {
   return s;
 }
 
+bool yes_no(std::string_view t, const char* name) {
+  if (t != "yes" && t != "no" && t != "true" && t != "false")
+    throw UsageError(std::string("expected --") + name + " yes or no, found " + quoted(t));
+  return t == "yes" || t == "true";
+}
+
 // clang-format off
 const OptionRow kOptionTable[] = {
   {"threads", "N", "worker threads (default 0: all cores)",
@@ -164,6 +170,23 @@ const OptionRow kOptionTable[] = {
      o.problem = t;
    },
    [](const Options& o) { return o.problem; }},
+  {"disassemble", nullptr,
+   "take every assembly (one per class) apart by sliding moves, as BurrTools does; count and "
+   "list only the ones that come apart, with their level (voxel puzzles)",
+   [](Options& o, std::string_view t) { o.disassemble = yes_no(t, "disassemble"); },
+   [](const Options& o) { return std::string(o.disassemble ? "yes" : "no"); }},
+  {"keep-locked", nullptr,
+   "with --disassemble: also list the assemblies that do not come apart (their disassembly null)",
+   [](Options& o, std::string_view t) { o.keep_locked = yes_no(t, "keep-locked"); },
+   [](const Options& o) { return std::string(o.keep_locked ? "yes" : "no"); }},
+  {"sort", "KEY",
+   "with --disassemble: level lists the solutions with the highest level first (the hardest to "
+   "take apart); by default in the order found",
+   [](Options& o, std::string_view t) {
+     if (t != "level") throw UsageError("expected --sort level, found " + quoted(t));
+     o.sort_by_level = true;
+   },
+   [](const Options& o) { return std::string(o.sort_by_level ? "level" : ""); }},
 };
 // clang-format on
 
