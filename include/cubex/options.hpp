@@ -60,6 +60,9 @@ struct Options {
   bool forced = false;                  // forced: the placements every solution uses
   bool check = false;                   // check: compare the counts with the file's "expect"
   std::string csv;                      // csv: one row per file to this file ('-': stdout)
+  bool disassemble = false;             // disassemble: take each assembly apart (cubex/disassembly)
+  bool keep_locked = false;             // keep-locked: also list the ones that do not come apart
+  bool sort_by_level = false;           // sort: "level": list the highest level first
 
   // ---- set by programs ----
   const std::atomic<bool>* stop = nullptr;  // set from outside (a signal) to stop cleanly

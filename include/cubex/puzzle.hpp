@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cubex/core/problem.hpp"
+#include "cubex/disassembly/disassembler.hpp"
 #include "cubex/render/scene.hpp"
 #include "cubex/symmetry.hpp"
 
@@ -85,6 +86,11 @@ class Puzzle {
     std::optional<std::uint64_t> solutions;   // assemblies that can also be taken apart
   };
   virtual std::optional<RecordedCounts> recorded_counts() const { return std::nullopt; }
+  // The pieces of a solution as the disassembler takes them (cubex/disassembly): nullopt for
+  // kinds without pieces on the cube grid.
+  virtual std::optional<disassembly::Input> assembly(std::span<const OptionId> /*solution*/) const {
+    return std::nullopt;
+  }
 
   // The file the puzzle was read from ("" for one built in memory); load() sets it.
   const std::string& file() const { return file_; }

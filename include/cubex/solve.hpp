@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "cubex/disassembly/classes.hpp"
 #include "cubex/distributor.hpp"
 #include "cubex/options.hpp"
 #include "cubex/puzzle.hpp"
@@ -53,6 +54,8 @@ struct Solution {
   Count class_index = 0;              // 1, 2, ... the class it belongs to
   Count orbit = 1;                    // solutions in its class
   std::size_t element = 0;            // the group element that maps the class's first onto it
+  // With Options::disassemble: how the class comes apart (status kApart), or not (--keep-locked).
+  const disassembly::Result* disassembly = nullptr;
 };
 // Called once per solution listed; return false to stop.
 using SolutionSink = std::function<bool(const Solution&)>;
@@ -78,6 +81,8 @@ struct Result {
   bool resumed = false;            // went on from Options::resume
   std::string checkpoint_error;    // the last checkpoint that could not be written ("" if none)
   nlohmann::json search;           // the "search" object of --json (backend, tree, spans...)
+  // With Options::disassemble: how many classes come apart, their levels.
+  std::optional<disassembly::Counts> disassembly;
 };
 
 // A solve decided but not yet run: the symmetry group, the checkpoint to resume, the JSON

@@ -492,7 +492,7 @@ class Reader {
     if (groups) {
       out.notes.push_back(
           "piece groups (pieces that may stay together when taken apart) only "
-          "matter to disassembly; cubex counts assemblies and ignores them");
+          "matter to disassembly (--disassemble); cubex counts assemblies without them");
     }
     const long state = integer(prob, "state", 0, 2, 0);
     if (state != 0 && (prob.attribute("assemblies") || prob.attribute("solutions"))) {
@@ -549,6 +549,9 @@ class XmPuzzle final : public Puzzle {
   std::string infeasible() const override { return inner_->infeasible(); }
   std::vector<std::string> notes() const override { return notes_; }
   std::optional<RecordedCounts> recorded_counts() const override { return recorded_; }
+  std::optional<disassembly::Input> assembly(std::span<const OptionId> s) const override {
+    return inner_->assembly(s);
+  }
 
  private:
   std::unique_ptr<Puzzle> inner_;

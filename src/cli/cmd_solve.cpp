@@ -179,6 +179,8 @@ int cmd_solve(const std::vector<std::string>& args) {
       js["class"] = s.class_index;
       js["orbit_size"] = s.orbit;
       js["element"] = s.element;
+      if (o.disassemble)
+        js["disassembly"] = s.disassembly ? disassembly::to_json(*s.disassembly) : nullptr;
       for (auto& st : streams)
         if (!st->solution(js)) return false;  // the reader went away (`| head`): stop
     }
@@ -189,6 +191,11 @@ int cmd_solve(const std::vector<std::string>& args) {
              << " solutions, symmetry element " << s.element << ")";
       } else if (by_orbit) {
         text << " (represents " << with_commas(s.orbit) << " up to symmetry)";
+      }
+      if (s.disassembly) {
+        text << (s.disassembly->status == disassembly::Status::kApart
+                     ? ", level " + s.disassembly->level_text()
+                     : std::string(", does not come apart"));
       }
       text << ":\n"
            << (colour ? puzzle->coloured_solution_text(s.options)

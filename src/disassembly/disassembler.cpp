@@ -465,6 +465,7 @@ class Search {
   // direction and step of a position; reset_blocked() forgets them).
   void reset_blocked() { blocked_have_.assign(blocked_have_.size(), 0); }
   const Mask* blocked(int dir, unsigned step) {
+    if (step == 1) return &zero_[std::size_t(dir * n_)];  // (no piece stops i after a step)
     if (step >= blocked_have_.size()) {
       blocked_have_.resize(step + 1, 0);
       blocked_.resize(std::size_t(step + 1) * std::size_t(n_));
@@ -516,7 +517,20 @@ class Search {
     }
   }
 
+  // Whether some group can slide away along an axis at position x: exactly when the pieces that
+  // stop each other sliding in +a are not all tied together both ways (from piece 0 every piece
+  // is reached through the pieces that stop it, in +a and in -a).
+  bool any_removal() const {
+    for (int a = 0; a < 3; ++a) {
+      if (closure(&fin_[std::size_t(2 * a * n_)], 0, n_) != all_ ||
+          closure(&fin_[std::size_t((2 * a + 1) * n_)], 0, n_) != all_)
+        return true;
+    }
+    return false;
+  }
+
   std::optional<Found> removal(std::uint32_t x) const {
+    if (!any_removal()) return std::nullopt;
     for (int most : {1, n_ / 2}) {
       for (int dir = 0; dir < 6; ++dir) {
         for (int p = 0; p < n_; ++p) {

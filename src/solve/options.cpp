@@ -194,6 +194,23 @@ const OptionRow kOptionTable[] = {
      o.csv = t;
    },
    [](const Options& o) { return o.csv; }},
+  {"disassemble", nullptr,
+   "take every assembly (one per class) apart by sliding moves, as BurrTools does; count and "
+   "list only the ones that come apart, with their level (voxel puzzles)",
+   [](Options& o, std::string_view t) { o.disassemble = switch_value(t, "disassemble"); },
+   [](const Options& o) { return std::string(o.disassemble ? "yes" : "no"); }},
+  {"keep-locked", nullptr,
+   "with --disassemble: also list the assemblies that do not come apart (their disassembly null)",
+   [](Options& o, std::string_view t) { o.keep_locked = switch_value(t, "keep-locked"); },
+   [](const Options& o) { return std::string(o.keep_locked ? "yes" : "no"); }},
+  {"sort", "KEY",
+   "with --disassemble: level lists the solutions with the highest level first (the hardest to "
+   "take apart); by default in the order found",
+   [](Options& o, std::string_view t) {
+     if (t != "level") throw UsageError("expected --sort level, found " + quoted(t));
+     o.sort_by_level = true;
+   },
+   [](const Options& o) { return std::string(o.sort_by_level ? "level" : ""); }},
 };
 // clang-format on
 

@@ -165,7 +165,8 @@ Result Plan::run(const SolutionSink& sink) {
                             !o.resume.empty() || o.shard_count > 1 || o.distributor;
   bool by_memo = false;
   if (o.count_by == CountBy::memo) {
-    if (sink || o.limit) throw UsageError("--count-by memo counts: leave out --first, --all and --limit");
+    if (sink || o.limit || o.disassemble)
+      throw UsageError("--count-by memo counts: leave out --first, --all, --limit and --disassemble");
     if (search_asked) {
       throw UsageError(
           "--count-by memo does not take --backend, --checkpoint, --resume, --shard or --mpi");
@@ -174,8 +175,8 @@ Result Plan::run(const SolutionSink& sink) {
       throw UsageError("--count-by memo does not apply: " + why);
     by_memo = true;
   } else if (o.count_by == CountBy::automatic) {
-    by_memo = !sink && o.limit == 0 && !search_asked && !puzzle_.memo_order().empty() &&
-              memo_applies(pb).empty();
+    by_memo = !sink && o.limit == 0 && !search_asked && !o.disassemble &&
+              !puzzle_.memo_order().empty() && memo_applies(pb).empty();
   }
   if (by_memo) {
     std::optional<SymmetricSolver> trivial;
@@ -213,7 +214,7 @@ Result Plan::run(const SolutionSink& sink) {
   res.method = "search";
   JobOptions opt;
   opt.threads = o.threads;
-  opt.max_classes = o.limit;
+  opt.max_classes = o.disassemble ? 0 : o.limit;  // (the limit counts classes that come apart)
   opt.stop = o.stop;
   opt.ordered = static_cast<bool>(sink) && !o.distributor;  // (spread: in the order found)
   opt.shard_index = o.shard_index;
@@ -285,13 +286,42 @@ Result Plan::run(const SolutionSink& sink) {
     }
     return true;
   };
+  // With --disassemble every class is taken apart (disassembly/classes.hpp, on the threads),
+  // and only those that come apart (with --keep-locked all) go on to the sink, with the result.
+  std::optional<disassembly::Classes> apart;
+  const disassembly::Classes::Deliver deliver = [&](std::span<const OptionId> s, std::uint64_t orbit,
+                                                    const disassembly::Result& r) {
+    if (!sink) return true;
+    Solution out;
+    out.class_index = ++classes;
+    out.orbit = orbit;
+    out.options = s;
+    out.index = ++res.listed;
+    out.disassembly = &r;
+    return sink(out) && (o.limit == 0 || res.listed < o.limit);
+  };
+  auto take_apart = [&](std::span<const OptionId> s, std::uint64_t orbit) {
+    return apart->add(s, orbit, deliver);
+  };
+  if (o.disassemble) {
+    if (o.expand) throw UsageError("--disassemble lists one solution per class: leave out --expand");
+    apart.emplace([this](std::span<const OptionId> s) { return puzzle_.assembly(s); },
+                  o.threads, o.keep_locked, o.sort_by_level);
+  } else if (o.keep_locked || o.sort_by_level) {
+    throw UsageError("--keep-locked and --sort level go with --disassemble");
+  }
   ClassVisitor visit(show);  // (non-owning: `show` outlives it)
+  ClassVisitor visit_apart(take_apart);
+  ClassVisitor* v = apart ? &visit_apart : sink ? &visit : nullptr;
   JobResult jr;
   try {
-    jr = o.distributor ? o.distributor->run(job, opt, sink ? &visit : nullptr)
-                       : job.run(opt, sink ? &visit : nullptr);
+    jr = o.distributor ? o.distributor->run(job, opt, v) : job.run(opt, v);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
+  }
+  if (apart) {
+    if (!apart->finish(deliver) && jr.complete && o.limit) res.limited = true;
+    res.disassembly = apart->counts();
   }
   res.counts.total = jr.counts.total;
   res.counts.unique = jr.counts.unique;

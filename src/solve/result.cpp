@@ -43,6 +43,24 @@ nlohmann::json footer_json(const Plan& plan, const Result& r) {
                            {"search", r.search},
                            {"notes", r.notes}};
   if (!r.infeasible.empty()) footer["infeasible"] = {{"reason", r.infeasible}};
+  if (const auto& d = r.disassembly) {
+    footer["counts"]["disassemblable"] = d->apart;
+    footer["counts"]["disassemblable_unique"] = d->apart_unique;
+    nlohmann::json levels = nlohmann::json::array();
+    for (auto it = d->levels.rbegin(); it != d->levels.rend(); ++it)
+      levels.push_back({{"level", it->first}, {"classes", it->second}});
+    std::stable_sort(levels.begin(), levels.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+      return disassembly::higher(a["level"].get<std::vector<int>>(), b["level"].get<std::vector<int>>());
+    });
+    footer["disassembly"] = {{"locked_unique", d->locked_unique},
+                             {"cut_unique", d->cut_unique},
+                             {"levels", levels},
+                             {"hardest", d->hardest.empty() ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(d->hardest)},
+                             {"lifts_all_but_one", d->lifts_all_but_one},
+                             {"positions", d->positions}};
+    if (!d->cut_message.empty()) footer["disassembly"]["cut"] = d->cut_message;
+  }
   if (const auto rec = plan.puzzle().recorded_counts()) {
     nlohmann::json j = {{"source", rec->source}};
     if (rec->assemblies) j["assemblies"] = *rec->assemblies;
@@ -131,7 +149,38 @@ std::string summary_text(const Plan& plan, const Result& r) {
       text << (rec->assemblies ? "," : "") << " solutions " << with_commas(*rec->solutions);
     text << "\n  (BurrTools counts assemblies up to rotation and mirror images, as cubex's "
             "\"unique\" with --symmetry auto; its \"solutions\" are the assemblies that can "
-            "also be taken apart, which cubex does not check)\n";
+            "also be taken apart, which --disassemble checks)\n";
+  }
+  if (const auto& d = r.disassembly) {
+    text << "come apart: " << plural(d->apart_unique, "class", "classes") << " ("
+         << plural(d->apart, "solution", "solutions") << "); "
+         << plural(d->locked_unique, "class", "classes") << " locked\n";
+    if (!d->levels.empty()) {
+      std::vector<std::pair<std::vector<int>, std::uint64_t>> levels(d->levels.begin(),
+                                                                     d->levels.end());
+      std::stable_sort(levels.begin(), levels.end(), [](const auto& a, const auto& b) {
+        return disassembly::higher(a.first, b.first);
+      });
+      text << "levels:";
+      const std::size_t shown = std::min<std::size_t>(levels.size(), 12);
+      for (std::size_t k = 0; k < shown; ++k)
+        text << (k ? ", " : " ") << disassembly::level_text(levels[k].first) << " ("
+             << with_commas(levels[k].second) << ")";
+      if (shown < levels.size()) text << ", ... (" << levels.size() - shown << " more)";
+      text << "\n";
+      text << "hardest: level " << disassembly::level_text(d->hardest) << "\n";
+    }
+    if (d->lifts_all_but_one) {
+      text << "note: " << plural(d->lifts_all_but_one, "class comes", "classes come")
+           << " apart by lifting a group of all pieces but one off that one\n";
+    }
+    if (d->cut_unique) {
+      text << "warning: " << plural(d->cut_unique, "class was", "classes were")
+           << " not decided (counted neither way): " << printable(d->cut_message) << "\n";
+    }
+    if (d->no_pieces) {
+      text << "note: --disassemble takes voxel pieces apart; this puzzle has none\n";
+    }
   }
   if (r.method != "checks") {
     // The rate is over the whole search: a resumed run's nodes include the runs before it.

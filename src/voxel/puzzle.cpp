@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cubex/error.hpp"
+#include "cubex/disassembly/voxel_input.hpp"
 #include "cubex/io/json.hpp"
 #include "cubex/render/scene.hpp"
 #include "cubex/voxel/read.hpp"
@@ -189,6 +190,10 @@ class VoxelPuzzle final : public Puzzle {
 
   std::string solution_text(std::span<const OptionId> solution) const override {
     return draw(model_, decode(compiled_, solution));
+  }
+
+  std::optional<disassembly::Input> assembly(std::span<const OptionId> solution) const override {
+    return disassembly::voxel_input(model_, decode(compiled_, solution));
   }
 
   std::string coloured_solution_text(std::span<const OptionId> solution) const override {
