@@ -55,6 +55,8 @@ struct Options {
   std::uint32_t shard_count = 1;        //        N of K/N
   std::uint64_t max_nodes = Limits{}.max_nodes;  // max-nodes: the largest matrix to build
   std::string problem;                  // problem: BurrTools files, which problem (name or 1..N)
+  std::uint64_t max_xml_bytes = Limits{}.max_xml_bytes;        // max-xml-bytes
+  std::uint64_t max_xml_elements = Limits{}.max_xml_elements;  // max-xml-elements
 
   // ---- set by programs ----
   const std::atomic<bool>* stop = nullptr;  // set from outside (a signal) to stop cleanly
