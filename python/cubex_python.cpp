@@ -318,11 +318,6 @@ std::shared_ptr<Puzzle> load_file(const std::string& path, const std::string& pr
         integer(max_nodes, "max_nodes", 1, static_cast<long long>(kMaxNodesCeiling)));
   }
   o.problem = problem;
-  // (cubex::load sets the process-wide limit: put it back, so that it holds for this load only)
-  struct Restore {
-    std::uint64_t saved = limits().max_nodes;
-    ~Restore() { limits().max_nodes = saved; }
-  } restore;
   return std::shared_ptr<Puzzle>(cubex::load(path, o));
 }
 

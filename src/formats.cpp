@@ -26,14 +26,15 @@ bool is_happy_cube(const nlohmann::json& doc) {
 }
 
 // A `.json` puzzle: its top-level "kind" names the front end ("voxel" when absent).
-std::unique_ptr<Puzzle> load_json_puzzle(const std::string& path, const LoadOptions&) {
-  const nlohmann::json doc = read_json_file(path);
-  if (is_happy_cube(doc)) return happycube::make_puzzle(happycube::parse_json(doc, path));
-  return voxel::load_json(doc, path);  // also reports a wrong or unknown "kind"
+std::unique_ptr<Puzzle> load_json_puzzle(const std::string& path, const LoadOptions& options) {
+  const nlohmann::json doc = read_json_file(path, options.limits);
+  if (is_happy_cube(doc))
+    return happycube::make_puzzle(happycube::parse_json(doc, path), options.limits);
+  return voxel::load_json(doc, path, options.limits);  // also reports a wrong or unknown "kind"
 }
 
-voxel::Model load_json_model(const std::string& path, const LoadOptions&) {
-  const nlohmann::json doc = read_json_file(path);
+voxel::Model load_json_model(const std::string& path, const LoadOptions& options) {
+  const nlohmann::json doc = read_json_file(path, options.limits);
   if (is_happy_cube(doc)) {
     throw InputError(path, "kind", "expected a voxel puzzle, found a Happy Cube puzzle");
   }
@@ -44,17 +45,17 @@ std::string write_json_model(const voxel::Model& model, const std::string&) {
   return voxel::to_json_text(model);
 }
 
-std::unique_ptr<Puzzle> load_dlx(const std::string& path, const LoadOptions&) {
-  return load_exact_cover(path);
+std::unique_ptr<Puzzle> load_dlx(const std::string& path, const LoadOptions& options) {
+  return load_exact_cover(path, options.limits);
 }
-std::unique_ptr<Puzzle> load_txt(const std::string& path, const LoadOptions&) {
-  return voxel::load_txt(path);
+std::unique_ptr<Puzzle> load_txt(const std::string& path, const LoadOptions& options) {
+  return voxel::load_txt(path, options.limits);
 }
-voxel::Model load_txt_model(const std::string& path, const LoadOptions&) {
-  return voxel::model_from_txt(read_file(path), path);
+voxel::Model load_txt_model(const std::string& path, const LoadOptions& options) {
+  return voxel::model_from_txt(read_file(path, options.limits), path);
 }
-std::unique_ptr<Puzzle> load_hcq(const std::string& path, const LoadOptions&) {
-  return happycube::make_puzzle(happycube::read_hcq(path));
+std::unique_ptr<Puzzle> load_hcq(const std::string& path, const LoadOptions& options) {
+  return happycube::make_puzzle(happycube::read_hcq(path, options.limits), options.limits);
 }
 
 const PuzzleFormat kFormats[] = {
@@ -162,7 +163,7 @@ std::unique_ptr<Puzzle> load_puzzle(const std::string& spec, const LoadOptions& 
                                  std::string(".xmpuzzle") + "); this format holds one");
     }
     std::unique_ptr<Puzzle> puzzle = format.load(path, options);
-    check_nodes(puzzle->problem());  // whatever the front end: never hand the solver more
+    check_nodes(puzzle->problem(), options.limits);  // whatever the front end: never hand the solver more
     return puzzle;
   } catch (const LimitError& e) {  // a limit hit where the reader knew no better place
     throw InputError(path, e.what());

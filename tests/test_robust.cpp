@@ -15,13 +15,11 @@
 #include "cubex/io/knuth.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
-#include "robust_support.hpp"
 #include "test_util.hpp"
 
 namespace cubex {
 namespace {
 
-using test::LimitsGuard;
 using test::TempDir;
 
 TEST(RobustExcerpt, ShortTextUnchanged) {
@@ -54,13 +52,13 @@ TEST(RobustReadFile, DirectoryIsAnError) {
 }
 
 TEST(RobustReadFile, SizeLimit) {
-  LimitsGuard guard;
-  limits().max_file_bytes = 1000;
+  Limits lim;
+  lim.max_file_bytes = 1000;
   TempDir dir;
-  EXPECT_EQ(read_file(dir.file("ok.dlx", std::string(1000, 'a'))).size(), 1000u);
+  EXPECT_EQ(read_file(dir.file("ok.dlx", std::string(1000, 'a')), lim).size(), 1000u);
   const std::string big = dir.file("big.dlx", std::string(1001, 'a'));
   try {
-    read_file(big);
+    read_file(big, lim);
     FAIL() << "read past the limit";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -70,10 +68,10 @@ TEST(RobustReadFile, SizeLimit) {
 
 TEST(RobustReadFile, SizeLimitOnAPipe) {
   // A pipe has no size: the reader stops at the limit instead of reading forever.
-  LimitsGuard guard;
-  limits().max_file_bytes = std::uint64_t(1) << 20;
+  Limits lim;
+  lim.max_file_bytes = std::uint64_t(1) << 20;
   try {
-    read_file("/dev/zero");
+    read_file("/dev/zero", lim);
     FAIL() << "read /dev/zero to its end";
   } catch (const InputError& e) {
     EXPECT_EQ(e.message(), "expected a file of at most 1 MiB, found more");
@@ -85,7 +83,7 @@ std::string nested(int depth) {
 }
 
 TEST(RobustJson, NestingLimit) {
-  const int max = int(limits().max_json_depth);
+  const int max = int(Limits{}.max_json_depth);
   EXPECT_NO_THROW(parse_json_text(nested(max), "ok.json"));
   try {
     parse_json_text("{\"a\":\n  " + nested(max), "deep.json");
@@ -114,19 +112,19 @@ TEST(RobustJson, SyntaxErrorQuotesSafely) {
 TEST(RobustLimits, EveryFrontEndStopsAtMaxNodes) {
   // Each shipped kind loads with max_nodes equal to its matrix and fails one node below,
   // naming the file (and, where it can, the place).
-  LimitsGuard guard;
+  LoadOptions lo;
   for (const std::string rel :
        {"puzzles/dlx/soma.dlx", "puzzles/voxel/soma.json", "puzzles/voxel/wooden-cube-6.txt",
         "puzzles/happycube/HC_BQ_01.hcq", "puzzles/happycube/rubens_box_2x1x1.json"}) {
     SCOPED_TRACE(rel);
     const std::string path = test::source_file(rel);
-    limits().max_nodes = kMaxNodesCeiling;
-    const std::uint64_t nodes = matrix_nodes(load_puzzle(path)->problem());
-    limits().max_nodes = nodes;
-    EXPECT_EQ(matrix_nodes(load_puzzle(path)->problem()), nodes);
-    limits().max_nodes = nodes - 1;
+    lo.limits.max_nodes = kMaxNodesCeiling;
+    const std::uint64_t nodes = matrix_nodes(load_puzzle(path, lo)->problem());
+    lo.limits.max_nodes = nodes;
+    EXPECT_EQ(matrix_nodes(load_puzzle(path, lo)->problem()), nodes);
+    lo.limits.max_nodes = nodes - 1;
     try {
-      load_puzzle(path);
+      load_puzzle(path, lo);
       FAIL() << "loaded " << nodes << " nodes with a limit of " << nodes - 1;
     } catch (const InputError& e) {
       EXPECT_EQ(e.file(), path);
@@ -149,11 +147,11 @@ TEST(RobustLimits, MatrixNodesIsWhatTheSolverLaysOut) {
 }
 
 TEST(RobustLimits, KnuthNamesTheLine) {
-  LimitsGuard guard;
-  limits().max_nodes = 2 + 3 + 4;  // items A B C, then options "A B" (3 nodes) and "C" (2)
-  EXPECT_NO_THROW(parse_knuth("A B C\nA B\n", "k.dlx"));
+  Limits lim;
+  lim.max_nodes = 2 + 3 + 4;  // items A B C, then options "A B" (3 nodes) and "C" (2)
+  EXPECT_NO_THROW(parse_knuth("A B C\nA B\n", "k.dlx", lim));
   try {
-    parse_knuth("A B C\nA B\nC\n", "k.dlx");
+    parse_knuth("A B C\nA B\nC\n", "k.dlx", lim);
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.line(), 3);

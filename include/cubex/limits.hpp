@@ -12,8 +12,8 @@
 //   * a BurrTools file may inflate to at most `max_xml_bytes` of XML, with at most
 //     `max_xml_elements` elements, `max_xml_attributes` attributes and `max_xml_attribute_bytes`
 //     bytes in one attribute value (the CLI's --max-xml-bytes and --max-xml-elements raise them).
-// The limits are process-wide (one command runs per process); the CLI raises max_nodes with
-// `--max-nodes` before it reads a file.
+// The limits are a value passed to the readers (LoadOptions::limits, cubex::load takes them from
+// cubex::Options): nothing process-wide. The defaults are those of Limits{}.
 #pragma once
 
 #include <cstdint>
@@ -37,11 +37,19 @@ struct Limits {
   std::uint64_t max_xml_attribute_bytes = std::uint64_t(1) << 20;  // one attribute's value
 };
 
+// Sets the BurrTools limits from the two that people set (--max-xml-bytes, --max-xml-elements):
+// an attribute value may hold a 64th of the bytes (at least 1 MiB), and there may be 4
+// attributes per element.
+inline void set_xml_limits(Limits& l, std::uint64_t bytes, std::uint64_t elements) {
+  l.max_xml_bytes = bytes;
+  l.max_xml_attribute_bytes = bytes / 64 > (std::uint64_t(1) << 20) ? bytes / 64 : std::uint64_t(1) << 20;
+  l.max_xml_elements = elements;
+  l.max_xml_attributes = 4 * elements;
+}
+
 // The highest max_nodes may go: the solver's node indices are signed 32-bit.
 inline constexpr std::uint64_t kMaxNodesCeiling = 2'000'000'000;
 
-// The process-wide limits (defaults as above until the CLI changes them).
-Limits& limits();
 
 // A limit was hit. Readers that know the place of the input responsible rethrow it as an
 // InputError naming it; the CLI reports either with exit status 2.
@@ -55,13 +63,13 @@ inline std::uint64_t matrix_nodes(const Problem& problem) {
   return std::uint64_t(problem.num_items()) + problem.num_entries() + problem.num_options() + 2;
 }
 
-// Throws LimitError when a matrix of `nodes` nodes exceeds limits().max_nodes.
-void check_nodes(std::uint64_t nodes);
-inline void check_nodes(const Problem& problem) {
-  check_nodes(matrix_nodes(problem));
+// Throws LimitError when a matrix of `nodes` nodes exceeds limits.max_nodes.
+void check_nodes(std::uint64_t nodes, const Limits& limits);
+inline void check_nodes(const Problem& problem, const Limits& limits) {
+  check_nodes(matrix_nodes(problem), limits);
 }
 
 // The message of check_nodes, for readers that throw their own error type with a place.
-std::string too_many_nodes(std::uint64_t nodes);
+std::string too_many_nodes(std::uint64_t nodes, const Limits& limits);
 
 }  // namespace cubex

@@ -63,6 +63,8 @@ struct Options {
   bool disassemble = false;             // disassemble: take each assembly apart (cubex/disassembly)
   bool keep_locked = false;             // keep-locked: also list the ones that do not come apart
   bool sort_by_level = false;           // sort: "level": list the highest level first
+  std::uint64_t max_xml_bytes = Limits{}.max_xml_bytes;        // max-xml-bytes
+  std::uint64_t max_xml_elements = Limits{}.max_xml_elements;  // max-xml-elements
 
   // ---- set by programs ----
   const std::atomic<bool>* stop = nullptr;  // set from outside (a signal) to stop cleanly

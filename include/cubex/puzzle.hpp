@@ -15,6 +15,7 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/disassembly/disassembler.hpp"
+#include "cubex/limits.hpp"
 #include "cubex/render/scene.hpp"
 #include "cubex/symmetry.hpp"
 
@@ -103,6 +104,7 @@ class Puzzle {
 // How to read a file, where a format has choices.
 struct LoadOptions {
   std::string problem;  // BurrTools: the problem to solve, by name or 1-based index ("": first)
+  Limits limits;        // what the readers may read and build (cubex/limits.hpp)
 };
 
 // Reads a puzzle file, choosing the format by its extension from the table of formats
@@ -110,7 +112,7 @@ struct LoadOptions {
 std::unique_ptr<Puzzle> load_puzzle(const std::string& path, const LoadOptions& options = {});
 
 // The exact-cover front end: a Problem read from Knuth's format, solutions as lists of options.
-std::unique_ptr<Puzzle> load_exact_cover(const std::string& path);
+std::unique_ptr<Puzzle> load_exact_cover(const std::string& path, const Limits& limits = {});
 // The same for a file already parsed (parse_knuth); `name` is what name() returns.
 struct KnuthFile;
 std::unique_ptr<Puzzle> make_exact_cover(KnuthFile file, std::string name);

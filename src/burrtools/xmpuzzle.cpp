@@ -30,11 +30,11 @@ std::string xml_size_text(std::uint64_t bytes) {
 
 }  // namespace
 
-std::string gunzip(std::string_view data, const std::string& file) {
+std::string gunzip(std::string_view data, const std::string& file, const Limits& limits) {
   if (data.size() < 2 || static_cast<unsigned char>(data[0]) != 0x1f ||
       static_cast<unsigned char>(data[1]) != 0x8b) {
-    if (data.size() > limits().max_xml_bytes) {
-      throw InputError(file, "expected at most " + xml_size_text(limits().max_xml_bytes) +
+    if (data.size() > limits.max_xml_bytes) {
+      throw InputError(file, "expected at most " + xml_size_text(limits.max_xml_bytes) +
                                  " of XML, found " + std::to_string(data.size()) +
                                  " bytes (raise the limit with --max-xml-bytes)");
     }
@@ -47,7 +47,7 @@ std::string gunzip(std::string_view data, const std::string& file) {
   char buf[1 << 16];
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   zs.avail_in = static_cast<uInt>(data.size());
-  const std::uint64_t max = limits().max_xml_bytes;
+  const std::uint64_t max = limits.max_xml_bytes;
   std::size_t member = 0;  // where the current gzip member starts in `data`
   int rc = Z_OK;
   while (true) {
@@ -245,8 +245,7 @@ class Reader {
   // pugixml's document (tens of bytes per element and attribute) stays within the limits. Tags
   // are found as the parser finds them: comments, CDATA sections, declarations and end tags are
   // skipped.
-  void check_size() const {
-    const Limits& lim = limits();
+  void check_size(const Limits& lim) const {
     const std::string_view t = text_;
     std::uint64_t elements = 0, attributes = 0;
     auto skip_past = [&](std::size_t from, std::string_view end) {
@@ -297,7 +296,7 @@ class Reader {
   }
 
   Loaded read(const LoadOptions& options) const {
-    check_size();
+    check_size(options.limits);
     pugi::xml_document doc;
     const pugi::xml_parse_result res =
         doc.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
@@ -570,19 +569,19 @@ Loaded read_xmpuzzle(const std::string& path, const LoadOptions& options) {
   // bytes per 16 KiB block) is refused before it is read.
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  const std::uint64_t max = limits().max_xml_bytes;
+  const std::uint64_t max = options.limits.max_xml_bytes;
   if (!ec && std::filesystem::is_regular_file(path, ec) && size > max + max / 1000 + 4096) {
     throw InputError(path, "expected a BurrTools file of at most " + xml_size_text(max) +
                                " of XML, found a file of " + std::to_string(size) +
                                " bytes (raise the limit with --max-xml-bytes)");
   }
-  const std::string text = gunzip(read_file(path), path);
+  const std::string text = gunzip(read_file(path, options.limits), path, options.limits);
   return parse_xmpuzzle(text, path, options);
 }
 
 std::unique_ptr<Puzzle> load_xmpuzzle(const std::string& path, const LoadOptions& options) {
   Loaded loaded = read_xmpuzzle(path, options);
-  std::unique_ptr<Puzzle> inner = voxel::make_puzzle(loaded.model, path, false);
+  std::unique_ptr<Puzzle> inner = voxel::make_puzzle(loaded.model, path, false, options.limits);
   return std::make_unique<XmPuzzle>(std::move(inner), std::move(loaded));
 }
 

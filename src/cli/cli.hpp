@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cubex/error.hpp"
+#include "cubex/limits.hpp"
 
 namespace cubex {
 std::string with_commas(std::uint64_t n);
@@ -51,8 +52,8 @@ using cubex::with_commas;
 // Elapsed time for people: "0:42", "12:05", "3:07:09" (hours when there are any).
 std::string elapsed_text(double seconds);
 
-// Sets limits().max_nodes from --max-nodes (1..kMaxNodesCeiling, else a UsageError).
-void set_max_nodes(std::uint64_t n);
+// Sets limits.max_nodes from --max-nodes (1..kMaxNodesCeiling, else a UsageError).
+void set_max_nodes(Limits& limits, std::uint64_t n);
 
 // Writes JSON to `path` atomically (pretty, newline-terminated); a failure is a UsageError-like
 // error reported with exit status 2 by main().
@@ -74,12 +75,12 @@ void check_output_folder(const std::string& flag, const std::string& dir);
 // The flags that raise the BurrTools reader's limits (cubex/limits.hpp): --max-xml-bytes N and
 // --max-xml-elements N (N elements and 4N attributes; an attribute value may hold a 64th of the
 // bytes, at least 1 MiB). add_xml_limit_options() adds them to a
-// command's options; apply_xml_limits() checks the values (at least 1) and sets limits().
+// command's options; apply_xml_limits() checks the values (at least 1) and sets them in `l`.
 struct XmlLimitFlags {
   std::uint64_t bytes = std::uint64_t(64) << 20, elements = 1'000'000;  // the defaults
 };
 void add_xml_limit_options(boost::program_options::options_description& opts, XmlLimitFlags& f);
-void apply_xml_limits(const XmlLimitFlags& f);
+void apply_xml_limits(const XmlLimitFlags& f, Limits& l);
 
 // Parses a command's arguments: `visible` options (shown by --help), `hidden` ones, and the
 // positional arguments that fill `positional` (up to `max_positional`, -1 for any number).

@@ -44,7 +44,7 @@ int cmd_convert(const std::vector<std::string>& args) {
   if (files.size() != 2) throw UsageError("expected PUZZLE and OUT");
   in = files[0];
   out = files[1];
-  apply_xml_limits(xml);
+  apply_xml_limits(xml, load.limits);
   refuse_overwriting_input("", out, {in});
   voxel::Model model = load_model(in, load);
   // Compile before writing: a model that cannot be solved (a piece that fits nowhere) is
@@ -86,7 +86,7 @@ int cmd_compile(const std::vector<std::string>& args) {
   if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
   if (file.empty()) throw UsageError("expected a puzzle FILE");
   if (out.empty()) throw UsageError("expected --dlx OUT");
-  apply_xml_limits(xml);
+  apply_xml_limits(xml, load.limits);
   refuse_overwriting_input("dlx", out, {file});
   const std::optional<SymmetryMode> mode = parse_symmetry_mode(symmetry);
   if (!mode)

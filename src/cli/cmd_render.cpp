@@ -87,7 +87,7 @@ int cmd_render(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
   if (file.empty()) throw UsageError("expected a puzzle FILE");
-  apply_xml_limits(xml);
+  apply_xml_limits(xml, load.limits);
   if (svg_out.empty() && html_out.empty() && stl_dir.empty())
     throw UsageError("expected --svg OUT.svg or --html OUT.html (or --stl DIR)");
   // The limits keep every triangle of the STL file non-degenerate in its 32-bit floats: a cell

@@ -55,7 +55,7 @@ int cmd_verify(const std::vector<std::string>& args) {
       "Re-checks every solution in SOLUTIONS.json (written by 'cubex solve PUZZLE --all --json',\n"
       "or --jsonl) against PUZZLE from scratch. Exit status 0 when all are valid, 2 otherwise.\n\n"
       "options");
-  std::uint64_t max_nodes = limits().max_nodes;
+  std::uint64_t max_nodes = Limits{}.max_nodes;
   std::string json_out;
   XmlLimitFlags xml;
   // clang-format off
@@ -75,11 +75,12 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (!parse_command(args, opts, hidden, "files", 2, vm)) return kExitOk;
   if (files.size() != 2) throw UsageError("expected PUZZLE and SOLUTIONS.json");
 
-  set_max_nodes(max_nodes);
-  apply_xml_limits(xml);
+  LoadOptions load;
+  set_max_nodes(load.limits, max_nodes);
+  apply_xml_limits(xml, load.limits);
   if (!json_out.empty()) refuse_overwriting_input("json", json_out, files);
   g_activity = "reading and compiling the puzzle";
-  std::unique_ptr<Puzzle> puzzle = load_puzzle(files[0]);
+  std::unique_ptr<Puzzle> puzzle = load_puzzle(files[0], load);
   g_activity = "reading and checking the solutions";
   const nlohmann::json doc = read_solutions(files[1]);
   if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {

@@ -75,13 +75,13 @@ std::string elapsed_text(double seconds) {
   return buf;
 }
 
-void set_max_nodes(std::uint64_t n) {
+void set_max_nodes(Limits& limits, std::uint64_t n) {
   if (n < 1 || n > kMaxNodesCeiling) {
     throw UsageError("expected --max-nodes from 1 to " + with_commas(kMaxNodesCeiling) +
                      " (the solver indexes nodes with 32-bit integers), found " +
                      std::to_string(n));
   }
-  limits().max_nodes = n;
+  limits.max_nodes = n;
 }
 
 
@@ -170,7 +170,7 @@ void add_xml_limit_options(boost::program_options::options_description& opts, Xm
       "BurrTools files: the most XML elements (default 1,000,000; attributes: 4 times as many)");
 }
 
-void apply_xml_limits(const XmlLimitFlags& f) {
+void apply_xml_limits(const XmlLimitFlags& f, Limits& l) {
   constexpr std::uint64_t kMost = std::uint64_t(1) << 40;
   if (f.bytes < 1 || f.bytes > kMost) {
     throw UsageError("expected --max-xml-bytes from 1 to " + with_commas(kMost) + ", found " +
@@ -180,11 +180,7 @@ void apply_xml_limits(const XmlLimitFlags& f) {
     throw UsageError("expected --max-xml-elements from 1 to " + with_commas(kMost) + ", found " +
                      std::to_string(f.elements));
   }
-  Limits& l = limits();
-  l.max_xml_bytes = f.bytes;
-  l.max_xml_attribute_bytes = std::max<std::uint64_t>(f.bytes / 64, 1 << 20);
-  l.max_xml_elements = f.elements;
-  l.max_xml_attributes = 4 * f.elements;
+  set_xml_limits(l, f.bytes, f.elements);
 }
 
 void check_output_folder(const std::string& flag, const std::string& dir) {

@@ -161,7 +161,7 @@ std::optional<std::size_t> Model::shell_index(const Vec3& p) const {
   return static_cast<std::size_t>(it - shell.begin());
 }
 
-Model compile(const Spec& spec, bool hole_items) {
+Model compile(const Spec& spec, bool hole_items, const Limits& limits) {
   Model m;
   m.name = spec.name;
   m.size = spec.size;
@@ -202,7 +202,7 @@ Model compile(const Spec& spec, bool hole_items) {
       option_nodes += m.faces.size() * (3 + border);
     }
   }
-  check_nodes(2 + m.types.size() + m.faces.size() + option_nodes);
+  check_nodes(2 + m.types.size() + m.faces.size() + option_nodes, limits);
 
   std::map<Vec3, int> on_faces;  // border point -> faces through it
   std::vector<Vec3> all;
@@ -247,7 +247,7 @@ Model compile(const Spec& spec, bool hole_items) {
   std::uint64_t singles = 0;  // "unused" options (two nodes each)
   for (const PieceType& type : m.types) singles += spare && type.names.size() == 1;
   const std::uint64_t nodes = matrix_nodes(pb) + option_nodes + 2 * singles;  // checked below
-  check_nodes(nodes);
+  check_nodes(nodes, limits);
   std::vector<ItemId> items;
   for (std::size_t t = 0; t < m.types.size(); ++t) {
     for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {

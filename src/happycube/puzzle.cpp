@@ -66,7 +66,8 @@ std::string point_text(const Vec3& p) {
 
 class HappyCubePuzzle final : public Puzzle {
  public:
-  explicit HappyCubePuzzle(Spec spec) : spec_(std::move(spec)), model_(compile(spec_)) {}
+  HappyCubePuzzle(Spec spec, const Limits& limits)
+      : spec_(std::move(spec)), model_(compile(spec_, false, limits)) {}
 
   std::string kind() const override { return "happy-cube"; }
   std::string name() const override { return spec_.name; }
@@ -558,8 +559,8 @@ CubeGroup symmetry_group(const Model& m, SymmetryMode mode) {
   return cube_symmetry_group(pb, places, mode);
 }
 
-std::unique_ptr<Puzzle> make_puzzle(Spec spec) {
-  return std::make_unique<HappyCubePuzzle>(std::move(spec));
+std::unique_ptr<Puzzle> make_puzzle(Spec spec, const Limits& limits) {
+  return std::make_unique<HappyCubePuzzle>(std::move(spec), limits);
 }
 
 const Model* model_of(const Puzzle& puzzle) {

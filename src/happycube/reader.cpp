@@ -448,8 +448,8 @@ Spec parse_hcq(std::string_view text, const std::string& file) {
   return HcqParser(unix_newlines(text, storage), file).run();
 }
 
-Spec read_hcq(const std::string& path) {
-  return parse_hcq(read_text_file(path), path);
+Spec read_hcq(const std::string& path, const Limits& limits) {
+  return parse_hcq(read_text_file(path, limits), path);
 }
 
 Spec parse_json(const nlohmann::json& doc, const std::string& file) {

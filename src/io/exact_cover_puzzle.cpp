@@ -99,8 +99,8 @@ std::unique_ptr<Puzzle> make_exact_cover(KnuthFile file, std::string name) {
   return std::make_unique<ExactCoverPuzzle>(std::move(file), std::move(name));
 }
 
-std::unique_ptr<Puzzle> load_exact_cover(const std::string& path) {
-  return std::make_unique<ExactCoverPuzzle>(read_knuth_file(path),
+std::unique_ptr<Puzzle> load_exact_cover(const std::string& path, const Limits& limits) {
+  return std::make_unique<ExactCoverPuzzle>(read_knuth_file(path, limits),
                                             std::filesystem::path(path).filename().string());
 }
 

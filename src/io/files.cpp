@@ -53,7 +53,7 @@ int write_all(int fd, std::string_view content) {
 
 namespace {
 
-std::string read_whole(const std::string& path, bool text) {
+std::string read_whole(const std::string& path, bool text, const Limits& limits) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(path, std::string("cannot open file: ") + std::strerror(errno));
   struct Closer {
@@ -65,7 +65,7 @@ std::string read_whole(const std::string& path, bool text) {
     throw InputError(path, std::string("cannot read file: ") + std::strerror(errno));
   }
   if (S_ISDIR(st.st_mode)) throw InputError(path, "expected a file, found a directory");
-  const std::uint64_t max = limits().max_file_bytes;
+  const std::uint64_t max = limits.max_file_bytes;
   auto too_big = [&](const std::string& found) {
     throw InputError(path, "expected a file of at most " + size_text(max) + ", found " + found);
   };
@@ -177,12 +177,12 @@ std::string_view unix_newlines(std::string_view text, std::string& storage) {
   return storage;
 }
 
-std::string read_file(const std::string& path) {
-  return read_whole(path, false);
+std::string read_file(const std::string& path, const Limits& limits) {
+  return read_whole(path, false, limits);
 }
 
-std::string read_text_file(const std::string& path) {
-  return read_whole(path, true);
+std::string read_text_file(const std::string& path, const Limits& limits) {
+  return read_whole(path, true, limits);
 }
 
 std::string output_path_problem(const std::string& out, const std::vector<std::string>& inputs) {

@@ -39,8 +39,7 @@ bool number_char(char c) {
 // Throws when arrays and objects nest deeper than the limit, or a number is too large for a
 // double (nlohmann would throw an out_of_range error without a place). Brackets and digits inside
 // strings do not count; a malformed document is left to the parser.
-void check_depth(std::string_view text, const std::string& file) {
-  const std::uint32_t max_depth = limits().max_json_depth;
+void check_depth(std::string_view text, const std::string& file, std::uint32_t max_depth) {
   std::uint32_t depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -145,8 +144,9 @@ std::string dump_json(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
-  check_depth(text, file);
+nlohmann::json parse_json_text(std::string_view text, const std::string& file,
+                               const Limits& limits) {
+  check_depth(text, file, limits.max_json_depth);
   try {
     return nlohmann::json::parse(text, DuplicateKeys(file));
   } catch (const nlohmann::json::out_of_range& e) {  // not expected after check_depth
@@ -173,8 +173,8 @@ std::optional<std::int64_t> json_int(const nlohmann::json& j, std::int64_t lo, s
   return v;
 }
 
-nlohmann::json read_json_file(const std::string& path) {
-  return parse_json_text(read_text_file(path), path);
+nlohmann::json read_json_file(const std::string& path, const Limits& limits) {
+  return parse_json_text(read_text_file(path, limits), path, limits);
 }
 
 }  // namespace cubex

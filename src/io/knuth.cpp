@@ -181,7 +181,7 @@ struct Parser {
 
 }  // namespace
 
-KnuthFile parse_knuth(std::string_view text, const std::string& name) {
+KnuthFile parse_knuth(std::string_view text, const std::string& name, const Limits& limits) {
   std::string storage;
   text = unix_newlines(text, storage);
   KnuthFile out;
@@ -215,8 +215,8 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name) {
     } else {
       ps.option_line(line, out.problem, items, colours);
       out.option_line.push_back(ps.line);
-      if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits().max_nodes) {
-        ps.fail(0, too_many_nodes(nodes));
+      if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits.max_nodes) {
+        ps.fail(0, too_many_nodes(nodes, limits));
       }
     }
   }
@@ -226,8 +226,8 @@ KnuthFile parse_knuth(std::string_view text, const std::string& name) {
   return out;
 }
 
-KnuthFile read_knuth_file(const std::string& path) {
-  return parse_knuth(read_text_file(path), path);
+KnuthFile read_knuth_file(const std::string& path, const Limits& limits) {
+  return parse_knuth(read_text_file(path, limits), path, limits);
 }
 
 std::string to_knuth(const Problem& problem) {

@@ -164,6 +164,26 @@ const OptionRow kOptionTable[] = {
      o.max_nodes = n;
    },
    [](const Options& o) { return std::to_string(o.max_nodes); }},
+  {"max-xml-bytes", "N",
+   "BurrTools files: the most bytes of XML a file may inflate to (default 67,108,864: 64 MiB)",
+   [](Options& o, std::string_view t) {
+     const std::uint64_t n = whole(t, "max-xml-bytes");
+     if (n < 1 || n > (std::uint64_t(1) << 40))
+       throw UsageError("expected --max-xml-bytes from 1 to " + comma(std::uint64_t(1) << 40) +
+                        ", found " + std::to_string(n));
+     o.max_xml_bytes = n;
+   },
+   [](const Options& o) { return std::to_string(o.max_xml_bytes); }},
+  {"max-xml-elements", "N",
+   "BurrTools files: the most XML elements (default 1,000,000; attributes: 4 times as many)",
+   [](Options& o, std::string_view t) {
+     const std::uint64_t n = whole(t, "max-xml-elements");
+     if (n < 1 || n > (std::uint64_t(1) << 40))
+       throw UsageError("expected --max-xml-elements from 1 to " +
+                        comma(std::uint64_t(1) << 40) + ", found " + std::to_string(n));
+     o.max_xml_elements = n;
+   },
+   [](const Options& o) { return std::to_string(o.max_xml_elements); }},
   {"problem", "NAME|INDEX",
    "BurrTools files: the problem to solve, by name or number (1 = the first, the default)",
    [](Options& o, std::string_view t) {

@@ -346,9 +346,10 @@ std::unique_ptr<Puzzle> load(const std::filesystem::path& path, const Options& o
     Options checked;
     set_option(checked, "max-nodes", std::to_string(options.max_nodes));  // throws, saying why
   }
-  limits().max_nodes = options.max_nodes;
   LoadOptions lo;
   lo.problem = options.problem;
+  lo.limits.max_nodes = options.max_nodes;
+  set_xml_limits(lo.limits, options.max_xml_bytes, options.max_xml_elements);
   std::unique_ptr<Puzzle> p = load_puzzle(path.string(), lo);
   p->set_file(path.string());
   return p;

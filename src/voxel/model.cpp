@@ -230,7 +230,7 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
   return out;
 }
 
-Compiled compile(const Model& model) {
+Compiled compile(const Model& model, const Limits& limits) {
   Compiled out;
   std::vector<bool> fits(model.pieces.size(), false);
   std::size_t optional_cells = model.cells.size() - model.num_must_fill();
@@ -373,8 +373,9 @@ Compiled compile(const Model& model) {
             out.problem.add_option(items);
             out.placements.push_back(std::move(pl));
             // Stop as soon as the matrix outgrows the limit, before memory runs out.
-            if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits().max_nodes)
-              throw ModelError("pieces[" + std::to_string(p) + "]", int(p), too_many_nodes(nodes));
+            if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits.max_nodes)
+              throw ModelError("pieces[" + std::to_string(p) + "]", int(p),
+                               too_many_nodes(nodes, limits));
           }
     }
     fits[p] = out.placements.size() > before;

@@ -268,12 +268,13 @@ class VoxelPuzzle final : public Puzzle {
 
 }  // namespace
 
-std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths) {
+std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths,
+                                    const Limits& limits) {
   std::vector<std::string> notes = merge_congruent(model);
   for (const std::string& w : warnings(model)) notes.push_back("warning: " + w);
   Compiled compiled;
   try {
-    compiled = compile(model);
+    compiled = compile(model, limits);
   } catch (const ModelError& e) {
     if (json_paths) throw InputError(file, e.path(), e.what());
     throw InputError(file, e.what());

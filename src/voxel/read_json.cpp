@@ -464,8 +464,9 @@ Model model_from_json(const nlohmann::json& doc, const std::string& file) {
   return m;
 }
 
-std::unique_ptr<Puzzle> load_json(const nlohmann::json& doc, const std::string& file) {
-  return make_puzzle(model_from_json(doc, file), file);
+std::unique_ptr<Puzzle> load_json(const nlohmann::json& doc, const std::string& file,
+                                  const Limits& limits) {
+  return make_puzzle(model_from_json(doc, file), file, true, limits);
 }
 
 }  // namespace cubex::voxel

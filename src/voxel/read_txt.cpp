@@ -110,8 +110,8 @@ Model model_from_txt(std::string_view text, const std::string& file) {
   return m;
 }
 
-std::unique_ptr<Puzzle> load_txt(const std::string& path) {
-  return make_puzzle(model_from_txt(read_text_file(path), path), path, false);
+std::unique_ptr<Puzzle> load_txt(const std::string& path, const Limits& limits) {
+  return make_puzzle(model_from_txt(read_text_file(path, limits), path), path, false, limits);
 }
 
 }  // namespace cubex::voxel

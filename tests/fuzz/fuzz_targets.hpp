@@ -40,21 +40,17 @@ inline void require(bool ok, const char* what) {
   if (!ok) throw PropertyFailure(what);
 }
 
-// Runs `f` under small limits; InputError and LimitError are clean rejections.
+// Runs `f` with small limits (passed to it); InputError and LimitError are clean rejections.
 template <class F>
 void clean(F&& f) {
-  const Limits saved = limits();
-  limits().max_nodes = 200'000;
-  limits().max_json_depth = 64;
+  Limits small;
+  small.max_nodes = 200'000;
+  small.max_json_depth = 64;
   try {
-    f();
+    f(small);
   } catch (const InputError&) {
   } catch (const LimitError&) {
-  } catch (...) {
-    limits() = saved;
-    throw;
   }
-  limits() = saved;
 }
 
 // Solves what a reader accepted, a little way (SolveLimits::max_nodes), with dancing links and,
@@ -127,9 +123,9 @@ inline void solve_some(const Problem& pb, const Puzzle* puzzle = nullptr) {
 
 // Knuth's format. An accepted file survives a round trip through to_knuth: the same matrix.
 inline void knuth(std::string_view text) {
-  clean([&] {
-    const KnuthFile f = parse_knuth(text, "fuzz.dlx");
-    const KnuthFile g = parse_knuth(to_knuth(f.problem), "round-trip.dlx");
+  clean([&](const Limits& lim) {
+    const KnuthFile f = parse_knuth(text, "fuzz.dlx", lim);
+    const KnuthFile g = parse_knuth(to_knuth(f.problem), "round-trip.dlx", lim);
     const Problem& a = f.problem;
     const Problem& b = g.problem;
     require(a.num_items() == b.num_items() && a.num_options() == b.num_options() &&
@@ -150,9 +146,9 @@ inline void knuth(std::string_view text) {
 
 // The voxel JSON format, from bytes to a compiled puzzle, as `cubex solve FILE.json` reads it.
 inline void voxel_json(std::string_view text) {
-  clean([&] {
-    const nlohmann::json doc = parse_json_text(text, "fuzz.json");
-    const auto puzzle = voxel::load_json(doc, "fuzz.json");
+  clean([&](const Limits& lim) {
+    const nlohmann::json doc = parse_json_text(text, "fuzz.json", lim);
+    const auto puzzle = voxel::load_json(doc, "fuzz.json", lim);
     // (none when it says, before searching, why it has no solution: cells that do not add up,
     // a piece that fits nowhere)
     require(puzzle->problem().num_options() > 0 || !puzzle->infeasible().empty(),
@@ -163,9 +159,9 @@ inline void voxel_json(std::string_view text) {
 
 // The wooden-cube text format, compiled as `cubex solve FILE.txt` does.
 inline void voxel_txt(std::string_view text) {
-  clean([&] {
+  clean([&](const Limits& lim) {
     voxel::Model m = voxel::model_from_txt(text, "fuzz.txt");
-    const auto puzzle = voxel::make_puzzle(std::move(m), "fuzz.txt", false);
+    const auto puzzle = voxel::make_puzzle(std::move(m), "fuzz.txt", false, lim);
     // (none when it says, before searching, why it has no solution: cells that do not add up,
     // a piece that fits nowhere)
     require(puzzle->problem().num_options() > 0 || !puzzle->infeasible().empty(),
@@ -177,7 +173,7 @@ inline void voxel_txt(std::string_view text) {
 // Happy Cube `.hcq`. An accepted file is compiled, and written back with to_hcq reads as the same
 // tiles.
 inline void hcq(std::string_view text) {
-  clean([&] {
+  clean([&](const Limits& lim) {
     happycube::Spec spec = happycube::parse_hcq(text, "fuzz.hcq");
     const happycube::Spec again = happycube::parse_hcq(happycube::to_hcq(spec), "again.hcq");
     require(again.pieces.size() == spec.pieces.size() && again.size == spec.size,
@@ -185,16 +181,16 @@ inline void hcq(std::string_view text) {
     for (std::size_t k = 0; k < spec.pieces.size(); ++k) {
       require(again.pieces[k].tile == spec.pieces[k].tile, "to_hcq keeps each tile");
     }
-    const auto puzzle = happycube::make_puzzle(std::move(spec));
+    const auto puzzle = happycube::make_puzzle(std::move(spec), lim);
     solve_some(puzzle->problem(), puzzle.get());
   });
 }
 
 // The Happy Cube JSON form, from bytes to a compiled puzzle.
 inline void happycube_json(std::string_view text) {
-  clean([&] {
-    const nlohmann::json doc = parse_json_text(text, "fuzz.json");
-    const auto puzzle = happycube::make_puzzle(happycube::parse_json(doc, "fuzz.json"));
+  clean([&](const Limits& lim) {
+    const nlohmann::json doc = parse_json_text(text, "fuzz.json", lim);
+    const auto puzzle = happycube::make_puzzle(happycube::parse_json(doc, "fuzz.json"), lim);
     solve_some(puzzle->problem(), puzzle.get());
   });
 }
@@ -202,7 +198,7 @@ inline void happycube_json(std::string_view text) {
 // Pocket-cube scrambles. An accepted scramble written back with to_string parses to the same
 // turns, and applied to the solved cube gives a state that from_facelets accepts.
 inline void pocket_scramble(std::string_view text) {
-  clean([&] {
+  clean([&](const Limits&) {
     const std::vector<pocket::Turn> turns = pocket::parse_turns(text);
     require(pocket::parse_turns(pocket::to_string(turns)) == turns, "to_string round trip");
     pocket::Facelets f = pocket::solved_facelets();
@@ -217,7 +213,7 @@ inline void pocket_scramble(std::string_view text) {
 
 // Pocket-cube sticker strings. An accepted state drawn again reads back as the same corners.
 inline void pocket_facelets(std::string_view text) {
-  clean([&] {
+  clean([&](const Limits&) {
     const pocket::Corners c = pocket::from_facelets(text);
     require(pocket::from_facelets(pocket::to_string(pocket::to_facelets(c))) == c,
             "facelets round trip");
@@ -229,10 +225,10 @@ inline void pocket_facelets(std::string_view text) {
 // CUBEX_BURRTOOLS the target does nothing.
 inline void xmpuzzle(std::string_view bytes) {
 #ifdef CUBEX_WITH_BURRTOOLS
-  clean([&] {
+  clean([&](const Limits& lim) {
     const std::string text = burrtools::gunzip(bytes, "fuzz.xmpuzzle");
-    const burrtools::Loaded a = burrtools::parse_xmpuzzle(text, "fuzz.xmpuzzle", {});
-    const auto puzzle = voxel::make_puzzle(a.model, "fuzz.xmpuzzle", false);
+    const burrtools::Loaded a = burrtools::parse_xmpuzzle(text, "fuzz.xmpuzzle", {"", lim});
+    const auto puzzle = voxel::make_puzzle(a.model, "fuzz.xmpuzzle", false, lim);
     const burrtools::Loaded b = burrtools::parse_xmpuzzle(
         burrtools::to_xml(a.model, "again.xmpuzzle"), "again.xmpuzzle", {});
     require(normalize(b.model.cells) == normalize(a.model.cells) &&
@@ -282,8 +278,8 @@ inline const std::vector<std::unique_ptr<Puzzle>>& verify_puzzles() {
 // is built too.
 inline void verify(std::string_view text) {
   const auto& puzzles = verify_puzzles();
-  clean([&] {
-    const nlohmann::json doc = parse_json_text(text, "fuzz.json");
+  clean([&](const Limits& lim) {
+    const nlohmann::json doc = parse_json_text(text, "fuzz.json", lim);
     if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) return;
     for (const nlohmann::json& sol : doc["solutions"]) {
       for (const auto& p : puzzles) {

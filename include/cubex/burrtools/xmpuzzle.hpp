@@ -21,9 +21,9 @@ namespace cubex::burrtools {
 
 // The bytes of a gzip stream inflated (a multi-member stream too), or `data` itself when it does
 // not start with the gzip magic. Throws InputError naming `file` for corrupt or truncated data,
-// data after the gzip stream, and more than limits().max_xml_bytes of XML (refused while
+// data after the gzip stream, and more than limits.max_xml_bytes of XML (refused while
 // inflating: no more than that is ever held).
-std::string gunzip(std::string_view data, const std::string& file);
+std::string gunzip(std::string_view data, const std::string& file, const Limits& limits = {});
 // `text` as a gzip stream.
 std::string gzip(std::string_view text);
 
@@ -39,7 +39,7 @@ struct Loaded {
 // Parses the (decompressed) XML `text` of `file`; `options.problem` picks the problem by its
 // exact name, else (surrounding spaces ignored) by its 1-based number ("2" or "problem 2") or name
 // (default the first). Before parsing, the text's elements, attributes and attribute values are
-// checked against limits() (max_xml_elements, max_xml_attributes, max_xml_attribute_bytes).
+// checked against options.limits (max_xml_elements, max_xml_attributes, max_xml_attribute_bytes).
 // Throws InputError.
 Loaded parse_xmpuzzle(std::string_view text, const std::string& file, const LoadOptions& options);
 

@@ -28,6 +28,7 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/geometry.hpp"
+#include "cubex/limits.hpp"
 
 namespace cubex::happycube {
 
@@ -170,7 +171,7 @@ struct Model {
 // hole, not only those whose bump would meet a bump. The solutions are the same; the search
 // visits about 15% fewer nodes but each costs more, and on the structures of bench/ it is slower
 // (docs/happycube.md), so it is off by default and kept to measure.
-Model compile(const Spec& spec, bool hole_items = false);
+Model compile(const Spec& spec, bool hole_items = false, const Limits& limits = {});
 
 // The face items in the order in which the memo counter (cubex/core/memo.hpp) branches on them.
 // A state of the count is the border points left open between the plates laid and the faces

@@ -19,7 +19,7 @@ namespace cubex::happycube {
 
 // The puzzle for a Spec (compiles it). Any number of plates is accepted: spare plates are listed
 // as "unused" with each solution, and too few make infeasible() say so.
-std::unique_ptr<Puzzle> make_puzzle(Spec spec);
+std::unique_ptr<Puzzle> make_puzzle(Spec spec, const Limits& limits = {});
 
 // The model behind a puzzle made by make_puzzle (nullptr for other kinds): the next layers
 // (symmetry) read its shell and placements.

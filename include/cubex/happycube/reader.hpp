@@ -26,7 +26,7 @@ namespace cubex::happycube {
 
 // Parses `.hcq` text; `file` is used in error messages and as the name when NAME: is missing.
 Spec parse_hcq(std::string_view text, const std::string& file);
-Spec read_hcq(const std::string& path);
+Spec read_hcq(const std::string& path, const Limits& limits = {});
 
 // Reads the JSON form (a parsed document whose "kind" is "happy-cube").
 Spec parse_json(const nlohmann::json& doc, const std::string& file);

@@ -5,14 +5,16 @@
 #include <string_view>
 #include <vector>
 
+#include "cubex/limits.hpp"
+
 namespace cubex {
 
 // Reads a whole file (or a pipe, to its end); throws InputError("cannot open ...") when it
-// cannot, and when it holds more than limits().max_file_bytes (cubex/limits.hpp).
-std::string read_file(const std::string& path);
+// cannot, and when it holds more than limits.max_file_bytes (cubex/limits.hpp).
+std::string read_file(const std::string& path, const Limits& limits = {});
 // read_file for the text formats: also throws InputError ("FILE:LINE:COL: expected text, found a
 // NUL byte") at the first NUL byte, as soon as the block holding it is read.
-std::string read_text_file(const std::string& path);
+std::string read_text_file(const std::string& path, const Limits& limits = {});
 
 // The text formats accept LF, CRLF and CR-only (old Mac) line endings alike: returns `text` when
 // it holds no CR, else a copy in `storage` with each CRLF and each lone CR turned into LF.

@@ -9,6 +9,7 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/error.hpp"
+#include "cubex/limits.hpp"
 
 namespace cubex {
 
@@ -18,9 +19,9 @@ struct KnuthFile {
 };
 
 // Parses `text`; `name` is used in error messages. Throws InputError.
-KnuthFile parse_knuth(std::string_view text, const std::string& name);
+KnuthFile parse_knuth(std::string_view text, const std::string& name, const Limits& limits = {});
 // Reads and parses a file. Throws InputError (also when it cannot be read).
-KnuthFile read_knuth_file(const std::string& path);
+KnuthFile read_knuth_file(const std::string& path, const Limits& limits = {});
 
 // Writes `problem` in Knuth's format, colours as 'item:colour' (names must be non-blank and free
 // of ':' and '|').

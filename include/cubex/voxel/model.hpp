@@ -26,6 +26,7 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/geometry.hpp"
+#include "cubex/limits.hpp"
 
 namespace cubex::voxel {
 
@@ -182,7 +183,7 @@ struct Compiled {
 // solution (infeasible()) still compiles: `infeasible` says why.
 // Item names are valid in Knuth's format: cells are "xyz" (every coordinate a digit 0..9) or
 // "x_y_z"; a piece keeps its name when that is a valid, unused item name, else becomes "#k".
-Compiled compile(const Model& model);
+Compiled compile(const Model& model, const Limits& limits = {});
 
 // A placement in a decoded solution: which copy of the piece it is.
 struct PlacedPiece {

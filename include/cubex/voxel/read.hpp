@@ -29,10 +29,12 @@ Model model_from_txt(std::string_view text, const std::string& file);
 // notes() with warnings()), compiles it, and reports in infeasible() why it cannot have a
 // solution. Throws InputError (naming `file`) when the model cannot be compiled.
 // `json_paths`: name the place of a model error by its JSON path (off for the text format).
-std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths = true);
+std::unique_ptr<Puzzle> make_puzzle(Model model, const std::string& file, bool json_paths = true,
+                                    const Limits& limits = {});
 
 // Reads a `.json` voxel puzzle from a parsed document, or a `.txt` file.
-std::unique_ptr<Puzzle> load_json(const nlohmann::json& doc, const std::string& file);
-std::unique_ptr<Puzzle> load_txt(const std::string& path);
+std::unique_ptr<Puzzle> load_json(const nlohmann::json& doc, const std::string& file,
+                                  const Limits& limits = {});
+std::unique_ptr<Puzzle> load_txt(const std::string& path, const Limits& limits = {});
 
 }  // namespace cubex::voxel
