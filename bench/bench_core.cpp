@@ -33,16 +33,14 @@ const cubex::Problem& instance(const std::string& name) {
 void BM_CoreCount(benchmark::State& state, const std::string& file, cubex::Backend backend,
                   bool plain) {
   const cubex::Problem& p = instance(file);
-  // The pruning rule is read when the solver builds its tables (at its first search).
-  cubex::detail::g_bitset_prune =
-      plain ? cubex::detail::BitsetPrune::kOff : cubex::detail::BitsetPrune::kAuto;
-  cubex::Solver solver(p, backend);
+  cubex::EngineTuning tuning;
+  tuning.prune = plain ? cubex::BitsetPrune::kOff : cubex::BitsetPrune::kAuto;
+  cubex::Solver solver(p, backend, tuning);
   cubex::SolveStats st;
   for (auto _ : state) {
     st = solver.count();
     benchmark::DoNotOptimize(st.solutions);
   }
-  cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
   state.counters["solutions"] = static_cast<double>(st.solutions);
   state.counters["nodes"] = static_cast<double>(st.nodes);
   state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(st.nodes),

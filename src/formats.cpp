@@ -142,6 +142,13 @@ const PuzzleFormat& format_of(const std::string& path) {
   const std::string ext = lower_extension(path);
   for (const PuzzleFormat& f : kFormats)
     if (has_extension(f, ext)) return f;
+#ifndef CUBEX_WITH_BURRTOOLS
+  if (ext == ".xmpuzzle") {
+    throw InputError(path,
+                     "this cubex was built without BurrTools support: tools/setup.sh builds it "
+                     "in (installing zlib and pugixml), or configure with -DCUBEX_BURRTOOLS=ON");
+  }
+#endif
   throw InputError(
       path, "expected a puzzle file ending in " + extension_list() + ", found '" + ext + "'");
 }

@@ -14,10 +14,11 @@
 namespace cubex::test {
 
 // The search of `p` on the bitset backend, cut into 7, 300 and 3,000 units searched one after
-// the other, and run on 4 threads, finds `solutions` solutions in `nodes` nodes each time.
+// the other, and run on 4 threads, finds `solutions` solutions in `nodes` nodes each time (the
+// engines tuned by `tuning`).
 inline void expect_spans_and_threads_count(const Problem& p, std::uint64_t solutions,
-                                           std::uint64_t nodes) {
-  SearchJob job(p, nullptr, Backend::kBitset);
+                                           std::uint64_t nodes, const EngineTuning& tuning = {}) {
+  SearchJob job(p, nullptr, Backend::kBitset, tuning);
   for (const std::uint32_t units : {7u, 300u, 3000u}) {
     std::uint64_t sol = 0, n = 0;
     for (const TreeSpan& s : job.cut_spans(units)) {

@@ -100,20 +100,19 @@ cubex::test::RunResult interrupted_run(const std::string& env, const std::string
 }
 
 TEST(Cli, InterruptWithoutCheckpointHintsHowToKeepTheWork) {
-  // The hint comes after a minute; CUBEX_HINT_AFTER moves the minute for this test.
+  // The hint comes after a minute; the hidden --hint-after SECONDS moves the minute for this test.
   TempDir d;
   // (Bedlam: about 10 CPU seconds, so that the run is still going when the signal comes.)
   const std::string y = "'" + source_file("puzzles/voxel/bedlam.json") + "' --symmetry none";
   const std::string hint = "; run with --checkpoint FILE to keep the work next time\n";
-  auto r = interrupted_run("CUBEX_HINT_AFTER=0", "solve " + y);
+  auto r = interrupted_run("", "solve " + y + " --hint-after 0");
   EXPECT_NE(r.output.find("solutions: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("(interrupted: counted so far)"), std::string::npos) << r.output;
   const std::size_t at = r.output.find("interrupted after 0:0");
   ASSERT_NE(at, std::string::npos) << r.output;
   EXPECT_EQ(r.output.compare(at + 22, hint.size(), hint), 0) << r.output;
   // Not with a checkpoint (the work is kept), and not before the minute.
-  r = interrupted_run("CUBEX_HINT_AFTER=0.5",
-                      "solve " + y + " --checkpoint '" + (d / "c.json") + "'");
+  r = interrupted_run("", "solve " + y + " --hint-after 0.5 --checkpoint '" + (d / "c.json") + "'");
   EXPECT_NE(r.output.find("(interrupted: counted so far)"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("--checkpoint FILE"), std::string::npos) << r.output;
   r = interrupted_run("", "solve " + y);

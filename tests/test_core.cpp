@@ -23,10 +23,11 @@ using cubex::test::brute_force;
 
 namespace {
 
-std::set<Solution> all_solutions(const Problem& p, cubex::Backend backend = cubex::Backend::kAuto) {
+std::set<Solution> all_solutions(const Problem& p, cubex::Backend backend = cubex::Backend::kAuto,
+                                 const cubex::EngineTuning& tu = {}) {
   std::set<Solution> out;
   std::size_t visits = 0;
-  Solver(p, backend).solve([&](std::span<const OptionId> s) {
+  Solver(p, backend, tu).solve([&](std::span<const OptionId> s) {
     Solution v(s.begin(), s.end());
     std::sort(v.begin(), v.end());
     out.insert(v);
@@ -37,11 +38,14 @@ std::set<Solution> all_solutions(const Problem& p, cubex::Backend backend = cube
   return out;
 }
 
-// Forces the bitset backend's MRV mode while in scope.
-struct MrvMode {
-  explicit MrvMode(cubex::detail::BitsetMrv m) { cubex::detail::g_bitset_mrv = m; }
-  ~MrvMode() { cubex::detail::g_bitset_mrv = cubex::detail::BitsetMrv::kAuto; }
-};
+// The bitset backend's tuning with the MRV mode `m` (and pruning off, as any mode but kAuto
+// has it) and the AVX-512 loops on or off.
+cubex::EngineTuning mrv_mode(cubex::BitsetMrv m, bool avx512 = true) {
+  cubex::EngineTuning tu;
+  tu.mrv = m;
+  tu.avx512 = avx512;
+  return tu;
+}
 
 }  // namespace
 
@@ -138,13 +142,11 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
     if (!p.has_multiplicities()) {
       // Both ways of finding the item with the fewest options (engine.hpp).
       // (popcounts with AVX-512 VPOPCNTQ and without)
-      for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
+      for (auto mrv : {cubex::BitsetMrv::kScan, cubex::BitsetMrv::kCounts}) {
         for (const bool avx512 : {true, false}) {
-          MrvMode mode(mrv);
-          cubex::detail::g_bitset_avx512 = avx512;
-          const auto got_bits = all_solutions(p, cubex::Backend::kBitset);
-          const auto bits = Solver(p, cubex::Backend::kBitset).count();
-          cubex::detail::g_bitset_avx512 = true;
+          const cubex::EngineTuning tu = mrv_mode(mrv, avx512);
+          const auto got_bits = all_solutions(p, cubex::Backend::kBitset, tu);
+          const auto bits = Solver(p, cubex::Backend::kBitset, tu).count();
           ASSERT_EQ(got_bits, want) << "trial " << trial << ", avx512 " << avx512 << "\n"
                                     << cubex::to_knuth(p);
           EXPECT_EQ(bits.solutions, want.size());
@@ -154,34 +156,27 @@ TEST(Core, AgreesWithBruteForceOnRandomMatrices) {
       // The counts mode's other lanes: 16-bit lanes for every column longer than one option, and
       // the AVX2 loop where the CPU would take the AVX-512 one.
       for (const bool avx512 : {true, false}) {
-        MrvMode mode(cubex::detail::BitsetMrv::kCounts);
-        cubex::detail::g_bitset_short_max = 1;
-        cubex::detail::g_bitset_avx512 = avx512;
-        const auto got_lanes = all_solutions(p, cubex::Backend::kBitset);
-        const auto bits = Solver(p, cubex::Backend::kBitset).count();
-        cubex::detail::g_bitset_short_max = 254;
-        cubex::detail::g_bitset_avx512 = true;
+        cubex::EngineTuning tu = mrv_mode(cubex::BitsetMrv::kCounts, avx512);
+        tu.short_max = 1;
+        const auto got_lanes = all_solutions(p, cubex::Backend::kBitset, tu);
+        const auto bits = Solver(p, cubex::Backend::kBitset, tu).count();
         ASSERT_EQ(got_lanes, want) << "trial " << trial << ", avx512 " << avx512;
         EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", avx512 " << avx512;
       }
       {
-        MrvMode mode(cubex::detail::BitsetMrv::kCounts);
-        cubex::detail::g_bitset_avx512 = false;
-        const auto bits = Solver(p, cubex::Backend::kBitset).count();
-        cubex::detail::g_bitset_avx512 = true;
+        const auto bits =
+            Solver(p, cubex::Backend::kBitset, mrv_mode(cubex::BitsetMrv::kCounts, false))
+                .count();
         EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", AVX2 byte lanes";
         EXPECT_EQ(bits.solutions, want.size());
       }
       // The child's live options word by word (as for rows over 64 words) instead of in AVX2
       // registers.
-      for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
-        MrvMode mode(mrv);
-        cubex::detail::g_bitset_avx512 = false;
-        cubex::detail::g_bitset_avx2_rows = false;
-        const auto got_words = all_solutions(p, cubex::Backend::kBitset);
-        const auto bits = Solver(p, cubex::Backend::kBitset).count();
-        cubex::detail::g_bitset_avx512 = true;
-        cubex::detail::g_bitset_avx2_rows = true;
+      for (auto mrv : {cubex::BitsetMrv::kScan, cubex::BitsetMrv::kCounts}) {
+        cubex::EngineTuning tu = mrv_mode(mrv, false);
+        tu.avx2_rows = false;
+        const auto got_words = all_solutions(p, cubex::Backend::kBitset, tu);
+        const auto bits = Solver(p, cubex::Backend::kBitset, tu).count();
         ASSERT_EQ(got_words, want) << "trial " << trial << ", word loops";
         EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial << ", word loops";
       }
@@ -222,10 +217,9 @@ TEST(Core, BackendsVisitTheSameSolutionsOnTheSameTree) {
   ASSERT_EQ(a.size(), 480u);
   EXPECT_EQ(a, b);
   EXPECT_EQ(stl.nodes, stb.nodes);
-  for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
-    MrvMode mode(mrv);
+  for (auto mrv : {cubex::BitsetMrv::kScan, cubex::BitsetMrv::kCounts}) {
     std::set<Solution> c;
-    const auto st = Solver(f.problem, cubex::Backend::kBitset).solve(collect(c));
+    const auto st = Solver(f.problem, cubex::Backend::kBitset, mrv_mode(mrv)).solve(collect(c));
     EXPECT_EQ(c, a);
     EXPECT_EQ(st.nodes, stl.nodes);
   }
@@ -260,9 +254,8 @@ TEST(Core, BackendsAgreeWithMoreThan256PrimaryItems) {
     }
     const auto links = Solver(p, cubex::Backend::kLinks).count();
     ASSERT_GT(links.solutions, 1u);
-    for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
-      MrvMode mode(mrv);
-      const auto bits = Solver(p, cubex::Backend::kBitset).count();
+    for (auto mrv : {cubex::BitsetMrv::kScan, cubex::BitsetMrv::kCounts}) {
+      const auto bits = Solver(p, cubex::Backend::kBitset, mrv_mode(mrv)).count();
       EXPECT_EQ(bits.solutions, links.solutions) << "trial " << trial;
       EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
     }

@@ -26,9 +26,10 @@ using cubex::test::brute_force;
 namespace {
 
 // Solutions in the order the backend visits them (each sorted).
-std::vector<Solution> visit_all(const Problem& p, Backend backend) {
+std::vector<Solution> visit_all(const Problem& p, Backend backend,
+                                const cubex::EngineTuning& tu = {}) {
   std::vector<Solution> out;
-  Solver(p, backend).solve([&](std::span<const OptionId> s) {
+  Solver(p, backend, tu).solve([&](std::span<const OptionId> s) {
     Solution v(s.begin(), s.end());
     std::sort(v.begin(), v.end());
     out.push_back(v);
@@ -37,10 +38,12 @@ std::vector<Solution> visit_all(const Problem& p, Backend backend) {
   return out;
 }
 
-struct MrvMode {
-  explicit MrvMode(cubex::detail::BitsetMrv m) { cubex::detail::g_bitset_mrv = m; }
-  ~MrvMode() { cubex::detail::g_bitset_mrv = cubex::detail::BitsetMrv::kAuto; }
-};
+// The bitset backend's tuning with the MRV mode `m`.
+cubex::EngineTuning mrv_mode(cubex::BitsetMrv m) {
+  cubex::EngineTuning tu;
+  tu.mrv = m;
+  return tu;
+}
 
 // A random coloured matrix: np primary items, ns secondary items, no options; a secondary item
 // in an option gets one of `colours` colours (or none) at random.
@@ -122,13 +125,12 @@ TEST(Colours, AgreeWithBruteForceOnRandomMatricesNodeForNode) {
     const auto st_links = Solver(p, Backend::kLinks).count();
     EXPECT_EQ(st_links.solutions, want.size());
     if (!p.has_multiplicities()) {
-      for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
-        MrvMode mode(mrv);
-        const auto bits = visit_all(p, Backend::kBitset);
+      for (auto mrv : {cubex::BitsetMrv::kScan, cubex::BitsetMrv::kCounts}) {
+        const auto bits = visit_all(p, Backend::kBitset, mrv_mode(mrv));
         ASSERT_EQ(std::set<Solution>(bits.begin(), bits.end()), want) << "trial " << trial << "\n"
                                                                       << cubex::to_knuth(p);
         EXPECT_EQ(bits, links) << "the same solutions in the same order, trial " << trial;
-        const auto st = Solver(p, Backend::kBitset).count();
+        const auto st = Solver(p, Backend::kBitset, mrv_mode(mrv)).count();
         EXPECT_EQ(st.nodes, st_links.nodes) << "trial " << trial << "\n" << cubex::to_knuth(p);
       }
     }
@@ -159,12 +161,11 @@ TEST(Colours, BackendsWalkTheSameTreeOnLargerMatrices) {
     with_solutions += links.solutions > 0;
     const auto links_sols = visit_all(p, Backend::kLinks);
     for (const Solution& s : links_sols) ASSERT_EQ(cubex::check_solution(p, s), "");
-    for (auto mrv : {cubex::detail::BitsetMrv::kScan, cubex::detail::BitsetMrv::kCounts}) {
-      MrvMode mode(mrv);
-      const auto bits = Solver(p, Backend::kBitset).count();
+    for (auto mrv : {cubex::BitsetMrv::kScan, cubex::BitsetMrv::kCounts}) {
+      const auto bits = Solver(p, Backend::kBitset, mrv_mode(mrv)).count();
       EXPECT_EQ(bits.solutions, links.solutions) << "trial " << trial;
       EXPECT_EQ(bits.nodes, links.nodes) << "trial " << trial;
-      EXPECT_EQ(visit_all(p, Backend::kBitset), links_sols);  // in the same order
+      EXPECT_EQ(visit_all(p, Backend::kBitset, mrv_mode(mrv)), links_sols);  // in the same order
     }
   }
   EXPECT_GT(with_solutions, 3);

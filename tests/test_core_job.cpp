@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/engine.hpp"
+#include "cubex/core/exchange.hpp"
 #include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
@@ -53,9 +54,10 @@ Problem random_problem(std::mt19937& rng, bool mult, int max_options = 18) {
 }
 
 // The solutions of a one-thread Solver run, in its order.
-std::vector<Solution> solver_order(const Problem& p, Backend b) {
+std::vector<Solution> solver_order(const Problem& p, Backend b,
+                                   const cubex::EngineTuning& tu = {}) {
   std::vector<Solution> out;
-  cubex::Solver(p, b).solve([&](std::span<const OptionId> s) {
+  cubex::Solver(p, b, tu).solve([&](std::span<const OptionId> s) {
     out.emplace_back(s.begin(), s.end());
     return true;
   });
@@ -102,35 +104,36 @@ std::string name_of(Backend b) {
   return b == Backend::kLinks ? "links" : "bitset";
 }
 
-// The bitset backend walks the plain tree (dancing links') while in scope: no pruning.
-struct PlainTree {
-  PlainTree() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff; }
-  ~PlainTree() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto; }
-};
+// The tuning with which the bitset backend walks the plain tree (dancing links'): no pruning.
+cubex::EngineTuning plain_tree() {
+  cubex::EngineTuning tu;
+  tu.prune = cubex::BitsetPrune::kOff;
+  return tu;
+}
 
 }  // namespace
 
 // Both backends walk one tree: the same solutions in the same order, the same nodes.
 TEST(Job, BothBackendsWalkTheIdenticalTree) {
   // The plain tree: the bitset backend without pruning (test_core_prune.cpp tests pruning).
-  cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff;
+  const cubex::EngineTuning plain = plain_tree();
   std::mt19937 rng(1234);
   int compared = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const Problem p = random_problem(rng, false);
     if (backends_for(p).size() < 2) continue;
-    EXPECT_EQ(solver_order(p, Backend::kLinks), solver_order(p, Backend::kBitset))
+    EXPECT_EQ(solver_order(p, Backend::kLinks), solver_order(p, Backend::kBitset, plain))
         << "trial " << trial << "\n"
         << cubex::to_knuth(p);
     EXPECT_EQ(cubex::Solver(p, Backend::kLinks).count().nodes,
-              cubex::Solver(p, Backend::kBitset).count().nodes);
+              cubex::Solver(p, Backend::kBitset, plain).count().nodes);
     ++compared;
   }
   EXPECT_GT(compared, 200);
   for (const char* f : {"soma.dlx", "pent6x10_sym.dlx"}) {
-    EXPECT_EQ(solver_order(xc(f), Backend::kLinks), solver_order(xc(f), Backend::kBitset)) << f;
+    EXPECT_EQ(solver_order(xc(f), Backend::kLinks), solver_order(xc(f), Backend::kBitset, plain))
+        << f;
   }
-  cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
 }
 
 // Any number of threads lists exactly the one-thread run, in its order, on random problems with
@@ -239,10 +242,9 @@ TEST(Job, CutSpansTileTheTree) {
 TEST(Job, ShardsFromDifferentBackendsAddUp) {
   const Problem& p = xc("pent6x10_sym.dlx");
   if (backends_for(p).size() < 2) GTEST_SKIP() << "no bitset backend on this CPU";
-  PlainTree plain;
   std::uint64_t sum = 0;
   for (std::uint32_t k = 0; k < 4; ++k) {
-    SearchJob job(p, nullptr, k % 2 ? Backend::kLinks : Backend::kBitset);
+    SearchJob job(p, nullptr, k % 2 ? Backend::kLinks : Backend::kBitset, plain_tree());
     JobOptions opt;
     opt.threads = 2;
     opt.shard_index = k;
@@ -305,10 +307,10 @@ TEST(Job, StopAndResumeGiveTheUninterruptedCounts) {
 // Periodic checkpoints hold all the work done so far: resuming any of them gives the full count.
 TEST(Job, EveryPeriodicCheckpointResumesExactly) {
   const Problem& p = xc("pent6x10_sym.dlx");
-  PlainTree plain;  // (resumed on dancing links too)
-  const auto one = cubex::Solver(p).count();
+  const cubex::EngineTuning plain = plain_tree();  // (resumed on dancing links too)
+  const auto one = cubex::Solver(p, Backend::kAuto, plain).count();
   std::vector<cubex::JobState> states;
-  SearchJob job(p);
+  SearchJob job(p, nullptr, Backend::kAuto, plain);
   JobOptions opt;
   opt.threads = 2;
   opt.checkpoint_seconds = 0.02;
@@ -325,7 +327,7 @@ TEST(Job, EveryPeriodicCheckpointResumesExactly) {
     again.threads = 3;
     again.resume = &states[k];
     const JobResult rr =
-        SearchJob(p, nullptr, k == 0 ? Backend::kLinks : Backend::kAuto).run(again);
+        SearchJob(p, nullptr, k == 0 ? Backend::kLinks : Backend::kAuto, plain).run(again);
     EXPECT_EQ(rr.counts.total, one.solutions) << "checkpoint " << k;
     EXPECT_EQ(rr.counts.nodes, one.nodes) << "checkpoint " << k;
   }
@@ -544,8 +546,8 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
         Case{"pent6x10_sym.dlx", 2, 2, true}, Case{"pent6x10_sym.dlx", 3, 1, true},
         Case{"pent6x10_sym.dlx", 2, 1, false}, Case{"y25_o0.dlx", 3, 1, false}}) {
     const Problem& p = xc(c.file);
-    if (c.mixed) cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff;
-    const auto one = cubex::Solver(p).count();
+    const cubex::EngineTuning tu = c.mixed ? plain_tree() : cubex::EngineTuning{};
+    const auto one = cubex::Solver(p, Backend::kAuto, tu).count();
     const int jobs = c.jobs;
     Pool pool;
     pool.idle.assign(jobs, 0);
@@ -554,7 +556,7 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
     std::vector<std::unique_ptr<PoolExchange>> xs;
     const auto bs = c.mixed ? backends_for(p) : std::vector<Backend>{Backend::kAuto};
     for (int k = 0; k < jobs; ++k) {
-      js.push_back(std::make_unique<SearchJob>(p, nullptr, bs[k % bs.size()]));
+      js.push_back(std::make_unique<SearchJob>(p, nullptr, bs[k % bs.size()], tu));
       xs.push_back(std::make_unique<PoolExchange>(pool, k));
     }
     std::vector<std::thread> run;
@@ -568,7 +570,6 @@ TEST(Job, ExchangeBetweenJobsCountsEveryNodeOnce) {
       });
     }
     for (auto& t : run) t.join();
-    cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
     const std::string what = std::string(c.file) + ", " + std::to_string(jobs) + " jobs of " +
                              std::to_string(c.threads) + " threads" + (c.mixed ? ", mixed" : "");
     EXPECT_EQ(pool.done.total, one.solutions) << what;

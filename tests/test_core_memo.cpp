@@ -202,7 +202,7 @@ TEST(Memo, RefusesWhatItCannotCount) {
 }
 
 // A table that outgrows its budget, and the stop flag, end the count as incomplete with the
-// reason.
+// reason (the stop flag also while the tables are built).
 TEST(Memo, BudgetAndStop) {
   // Exact cover of a row of 24 cells by monominoes and dominoes: 46,368 tilings, a state per
   // prefix.
@@ -241,4 +241,5 @@ TEST(Memo, BudgetAndStop) {
   const cubex::MemoCount s = cubex::memo_count(wide, {}, stopped);
   EXPECT_FALSE(s.complete);
   EXPECT_EQ(s.why, "stopped");
+  EXPECT_EQ(s.states, 0u);  // stopped while its tables were built, before any state
 }

@@ -185,13 +185,6 @@ TEST_P(MultBitset, WalksTheLinksTreeNodeForNode) {
     const auto st_b = Solver(p, Backend::kBitset).count();
     EXPECT_EQ(st_b.solutions, st_l.solutions);
     ASSERT_EQ(st_b.nodes, st_l.nodes) << "trial " << trial << "\n" << cubex::to_knuth(p);
-    // The keys' decrements without AVX-512 (2-bit counts) walk the same tree.
-    cubex::detail::g_bitset_avx512 = false;
-    const auto st_v = Solver(p, Backend::kBitset).count();
-    cubex::detail::g_bitset_avx512 = true;
-    EXPECT_EQ(st_v.solutions, st_l.solutions);
-    ASSERT_EQ(st_v.nodes, st_l.nodes) << "trial " << trial << ", no AVX-512\n"
-                                      << cubex::to_knuth(p);
     with_solutions += !bits.empty();
     deep += st_l.nodes > 20;
     multiword += p.num_options() > 64;
@@ -251,17 +244,14 @@ TEST(MultBitsetWide, OverTwoHundredFiftySixPrimaryItems) {
   expect_blocks_as_links(300, 6, 11);
 }
 
-// 50 to 254 primary items: without AVX-512, the killed options' counts are summed in 2-bit
-// fields of one vector of 32 bytes per 128 items (see subtract_killed in bitset_mult.cpp), here
-// with 2, 3, 5, 7 and 8 of the 32-item vectors of 8-bit sums, one and two packed vectors.
+// 50 to 254 primary items: the killed options' counts are summed in 2-bit fields of one vector
+// of 32 bytes per 128 items (see subtract_killed in bitset_mult.cpp; the engine has no AVX-512
+// loop), here with 2, 3, 5, 7 and 8 of the 32-item vectors of 8-bit sums, one and two packed
+// vectors.
 TEST(MultBitsetWide, TwoBitCountsOfOneOrTwoVectors) {
   if (!bitset_here()) GTEST_SKIP() << "no bitset backend on this CPU";
-  for (const bool avx512 : {true, false}) {
-    cubex::detail::g_bitset_avx512 = avx512;
-    for (const int cells : {48, 84, 132, 198, 252})
-      expect_blocks_as_links(cells, std::max(2u, static_cast<unsigned>(cells) / 30), 12);
-  }
-  cubex::detail::g_bitset_avx512 = true;
+  for (const int cells : {48, 84, 132, 198, 252})
+    expect_blocks_as_links(cells, std::max(2u, static_cast<unsigned>(cells) / 30), 12);
 }
 
 // All node paths down to `depth`, from the links backend's frontier callback.

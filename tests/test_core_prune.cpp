@@ -27,55 +27,49 @@ using cubex::OptionId;
 using cubex::Problem;
 using cubex::Solver;
 using Solution = std::vector<OptionId>;
-using cubex::detail::BitsetPrune;
+using cubex::BitsetPrune;
+using cubex::EngineTuning;
 
 namespace {
 
-// Sets the pruning hook while in scope.
-struct PruneMode {
-  explicit PruneMode(BitsetPrune m) { cubex::detail::g_bitset_prune = m; }
-  ~PruneMode() { cubex::detail::g_bitset_prune = BitsetPrune::kAuto; }
-};
+// The tuning (cubex/core/tuning.hpp) of `tu` with pruning set to `m`.
+EngineTuning pruning(BitsetPrune m, EngineTuning tu = {}) {
+  tu.prune = m;
+  return tu;
+}
 
-// Sets the compaction hook (engine.hpp: tables of at least `words` words are renumbered below
-// a node whose live options fit in half of them) while in scope.
-struct CompactWords {
-  const std::uint32_t saved = cubex::detail::g_bitset_compact_words;
-  explicit CompactWords(std::uint32_t words) { cubex::detail::g_bitset_compact_words = words; }
-  ~CompactWords() { cubex::detail::g_bitset_compact_words = saved; }
-};
+// The tuning of `tu` with the compaction threshold set (tables of at least `words` words are
+// renumbered below a node whose live options fit in half of them).
+EngineTuning compact_from(std::uint32_t words, EngineTuning tu) {
+  tu.compact_words = words;
+  return tu;
+}
 
-// The kinds of loop of the bitset engines built while in scope: 0 the AVX-512 loops (where the
-// CPU has them; pruning's whole fixpoint in registers, its test listing an item's options bit by
-// bit), 1 the AVX2 loops with rows in registers, 2 the word-by-word loops that longer rows take,
-// 3 the AVX-512 loops with pruning's test listing by vpcompressb, as rows of over 32 words do,
-// 4 the AVX-512 loops with the fixpoint's general loop (g_bitset_prune_fix off).
+// The kinds of loop of the bitset engines: 0 the AVX-512 loops (where the CPU has them;
+// pruning's whole fixpoint in registers, its test listing an item's options bit by bit), 1 the
+// AVX2 loops with rows in registers, 2 the word-by-word loops that longer rows take, 3 the
+// AVX-512 loops with pruning's test listing by vpcompressb, as rows of over 32 words do, 4 the
+// AVX-512 loops with the fixpoint's general loop (EngineTuning::prune_fix off).
 constexpr int kLoopKinds[] = {0, 1, 2, 3, 4};
-struct Loops {
-  explicit Loops(int kind) {
-    cubex::detail::g_bitset_avx512 = kind == 0 || kind >= 3;
-    cubex::detail::g_bitset_avx2_rows = kind <= 1 || kind >= 3;
-    cubex::detail::g_bitset_list_bits = kind != 3;
-    cubex::detail::g_bitset_prune_fix = kind != 4;
-  }
-  ~Loops() {
-    cubex::detail::g_bitset_avx512 = true;
-    cubex::detail::g_bitset_avx2_rows = true;
-    cubex::detail::g_bitset_list_bits = true;
-    cubex::detail::g_bitset_prune_fix = true;
-  }
-};
+EngineTuning loops_of(int kind, EngineTuning tu) {
+  tu.avx512 = kind == 0 || kind >= 3;
+  tu.avx2_rows = kind <= 1 || kind >= 3;
+  tu.list_bits = kind != 3;
+  tu.prune_fix = kind != 4;
+  return tu;
+}
 
-// Tiny tables on or off (engine.hpp, g_bitset_tiny) for the engines built while in scope.
-struct Tiny {
-  explicit Tiny(bool on) { cubex::detail::g_bitset_tiny = on; }
-  ~Tiny() { cubex::detail::g_bitset_tiny = true; }
-};
+// Tiny tables on or off (EngineTuning::tiny).
+EngineTuning tiny_of(bool on, EngineTuning tu) {
+  tu.tiny = on;
+  return tu;
+}
 
 // The solutions in the order the engine visits them, options sorted within each.
-std::vector<Solution> in_order(const Problem& p, cubex::SolveStats* st) {
+std::vector<Solution> in_order(const Problem& p, cubex::SolveStats* st,
+                               const EngineTuning& tu = {}) {
   std::vector<Solution> out;
-  *st = Solver(p, Backend::kBitset).solve([&](std::span<const OptionId> s) {
+  *st = Solver(p, Backend::kBitset, tu).solve([&](std::span<const OptionId> s) {
     Solution v(s.begin(), s.end());
     std::sort(v.begin(), v.end());
     out.push_back(v);
@@ -84,10 +78,11 @@ std::vector<Solution> in_order(const Problem& p, cubex::SolveStats* st) {
   return out;
 }
 
-std::set<Solution> solutions(const Problem& p, Backend b, std::uint64_t* nodes = nullptr) {
+std::set<Solution> solutions(const Problem& p, Backend b, std::uint64_t* nodes = nullptr,
+                             const EngineTuning& tu = {}) {
   std::set<Solution> out;
   std::size_t visits = 0;
-  const auto st = Solver(p, b).solve([&](std::span<const OptionId> s) {
+  const auto st = Solver(p, b, tu).solve([&](std::span<const OptionId> s) {
     Solution v(s.begin(), s.end());
     std::sort(v.begin(), v.end());
     out.insert(v);
@@ -221,16 +216,12 @@ TEST(Prune, KeepsEverySolutionOfRandomMatrices) {
     const auto want = cubex::test::brute_force(p);
     std::uint64_t links = 0, plain = 0, pruned = 0;
     ASSERT_EQ(solutions(p, Backend::kLinks, &links), want) << "trial " << trial;
-    {
-      PruneMode off(BitsetPrune::kOff);
-      ASSERT_EQ(solutions(p, Backend::kBitset, &plain), want) << "trial " << trial;
-    }
-    {
-      PruneMode on(BitsetPrune::kOn);
-      ASSERT_GT(cubex::detail::bitset_prune_limit(p), 0u);
-      ASSERT_EQ(solutions(p, Backend::kBitset, &pruned), want) << "trial " << trial << "\n"
-                                                               << cubex::to_knuth(p);
-    }
+    ASSERT_EQ(solutions(p, Backend::kBitset, &plain, pruning(BitsetPrune::kOff)), want)
+        << "trial " << trial;
+    const EngineTuning on = pruning(BitsetPrune::kOn);
+    ASSERT_GT(cubex::detail::bitset_prune_limit(p, on), 0u);
+    ASSERT_EQ(solutions(p, Backend::kBitset, &pruned, on), want) << "trial " << trial << "\n"
+                                                                 << cubex::to_knuth(p);
     EXPECT_EQ(plain, links) << "trial " << trial;
     sum_plain += plain;
     sum_pruned += pruned;
@@ -253,15 +244,14 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
   for (int trial = 0; trial < 300; ++trial) {
     const Problem p = random_matrix(rng, trial % 2 == 1, trial < 150 ? 18 : 90);
     if (cubex::detail::resolve_backend(p, Backend::kAuto) != Backend::kBitset) continue;
-    PruneMode on(BitsetPrune::kOn);
-    const std::uint32_t t = cubex::detail::bitset_prune_limit(p);
+    const EngineTuning on = pruning(BitsetPrune::kOn);
+    const std::uint32_t t = cubex::detail::bitset_prune_limit(p, on);
     ASSERT_GT(t, 0u);
     ReferencePruned ref(p, t);
     ref.run();
-    for (const int loops : kLoopKinds) {  // each kind of loop (Loops)
-      Loops kind(loops);
+    for (const int loops : kLoopKinds) {  // each kind of loop (loops_of)
       std::uint64_t nodes = 0;
-      const auto got = solutions(p, Backend::kBitset, &nodes);
+      const auto got = solutions(p, Backend::kBitset, &nodes, loops_of(loops, on));
       ASSERT_EQ(got, ref.found) << "trial " << trial << ", loops " << loops << "\n"
                                 << cubex::to_knuth(p);
       EXPECT_EQ(nodes, ref.nodes) << "trial " << trial << ", loops " << loops << "\n"
@@ -277,25 +267,24 @@ TEST(Prune, TreeIsTheReferenceNodeForNode) {
 // the published count (2339, shared/data/KNOWN_COUNTS.md).
 TEST(Prune, PentominoTreeIsTheSameWithAndWithoutAvx512) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
-  PruneMode on(BitsetPrune::kOn);
-  ASSERT_GT(cubex::detail::bitset_prune_limit(p), 0u);
-  const auto fast = Solver(p, Backend::kBitset).count();
-  cubex::detail::g_bitset_prune_fix = false;  // the fixpoint's general loop
-  const auto general = Solver(p, Backend::kBitset).count();
-  cubex::detail::g_bitset_prune_fix = true;
-  cubex::detail::g_bitset_list_bits = false;  // the test's other AVX-512 listing
-  const auto compress = Solver(p, Backend::kBitset).count();
-  cubex::detail::g_bitset_list_bits = true;
+  const EngineTuning on = pruning(BitsetPrune::kOn);
+  ASSERT_GT(cubex::detail::bitset_prune_limit(p, on), 0u);
+  const auto fast = Solver(p, Backend::kBitset, on).count();
+  EngineTuning tu = on;
+  tu.prune_fix = false;  // the fixpoint's general loop
+  const auto general = Solver(p, Backend::kBitset, tu).count();
+  tu = on;
+  tu.list_bits = false;  // the test's other AVX-512 listing
+  const auto compress = Solver(p, Backend::kBitset, tu).count();
   EXPECT_EQ(general.solutions, 2339u);
   EXPECT_EQ(fast.nodes, general.nodes);
   EXPECT_EQ(compress.solutions, 2339u);
   EXPECT_EQ(fast.nodes, compress.nodes);
-  cubex::detail::g_bitset_avx512 = false;
-  const auto avx2 = Solver(p, Backend::kBitset).count();
-  cubex::detail::g_bitset_avx2_rows = false;
-  const auto words = Solver(p, Backend::kBitset).count();
-  cubex::detail::g_bitset_avx512 = true;
-  cubex::detail::g_bitset_avx2_rows = true;
+  tu = on;
+  tu.avx512 = false;
+  const auto avx2 = Solver(p, Backend::kBitset, tu).count();
+  tu.avx2_rows = false;
+  const auto words = Solver(p, Backend::kBitset, tu).count();
   EXPECT_EQ(fast.solutions, 2339u);
   EXPECT_EQ(avx2.solutions, 2339u);
   EXPECT_EQ(words.solutions, 2339u);
@@ -328,8 +317,8 @@ TEST(Prune, WideMatricesKeepDancingLinksSolutions) {
     std::uint64_t plain = 0, pruned = 0;
     const auto want = solutions(p, Backend::kLinks, &plain);
     ASSERT_FALSE(want.empty()) << "trial " << trial;
-    PruneMode on(BitsetPrune::kOn);
-    EXPECT_EQ(solutions(p, Backend::kBitset, &pruned), want) << "trial " << trial;
+    EXPECT_EQ(solutions(p, Backend::kBitset, &pruned, pruning(BitsetPrune::kOn)), want)
+        << "trial " << trial;
     EXPECT_LT(pruned, plain) << "trial " << trial;
   }
 }
@@ -362,11 +351,10 @@ TEST(Prune, RowsOfSeveralVectorsGiveOneTreeWithEachKindOfLoop) {
     ASSERT_EQ(p.num_options(), static_cast<std::size_t>(pieces * cells));
     const auto links = Solver(p, Backend::kLinks).count();
     ASSERT_GT(links.solutions, 0u) << pieces << " pieces";
-    PruneMode on(BitsetPrune::kOn);
+    const EngineTuning on = pruning(BitsetPrune::kOn);
     std::uint64_t first = 0;
-    for (const int loops : kLoopKinds) {  // each kind of loop (Loops)
-      Loops kind(loops);
-      const auto got = Solver(p, Backend::kBitset).count();
+    for (const int loops : kLoopKinds) {  // each kind of loop (loops_of)
+      const auto got = Solver(p, Backend::kBitset, loops_of(loops, on)).count();
       EXPECT_EQ(got.solutions, links.solutions) << pieces << " pieces, loops " << loops;
       if (loops == 0) first = got.nodes;
       EXPECT_EQ(got.nodes, first) << pieces << " pieces, loops " << loops;
@@ -381,7 +369,7 @@ TEST(Prune, RowsOfSeveralVectorsGiveOneTreeWithEachKindOfLoop) {
 // tree of the engine without compaction node for node (which TreeIsTheReferenceNodeForNode
 // checks against the reference) and its solutions in the same order, with each kind of loop.
 // The words the search touched (`updates`) show that compaction ran. Every other trial counts
-// items met by more than 6 options in 16-bit lanes (g_bitset_short_max, 254 by default): the
+// items met by more than 6 options in 16-bit lanes (EngineTuning::short_max, 254 by default): the
 // narrower tables move those with at most 6 live options to byte lanes, with their counts and
 // last checks (BitsetEngine::relane). Every kind of loop walks the same tree as the first (the
 // fixpoint in registers with 16-bit lanes against the other loops).
@@ -392,29 +380,18 @@ TEST(Prune, CompactedTablesWalkTheSameTree) {
     const Problem p = random_matrix(rng, trial % 2 == 1, 200);
     if (p.num_options() <= 128) continue;
     if (cubex::detail::resolve_backend(p, Backend::kAuto) != Backend::kBitset) continue;
-    PruneMode on(BitsetPrune::kOn);
-    struct ShortMax {
-      explicit ShortMax(std::uint32_t n) { cubex::detail::g_bitset_short_max = n; }
-      ~ShortMax() { cubex::detail::g_bitset_short_max = 254; }
-    } short_max(trials % 2 ? 6 : 254);
+    EngineTuning on = pruning(BitsetPrune::kOn);
+    on.short_max = trials % 2 ? 6 : 254;
     std::vector<Solution> first;  // the first kind of loop's solutions and nodes
     std::uint64_t first_nodes = 0;
-    for (const int loops : kLoopKinds) {  // each kind of loop (Loops)
-      Loops kind(loops);
+    for (const int loops : kLoopKinds) {  // each kind of loop (loops_of)
       // Tiny tables (at most 64 items: bitset.cpp, narrow_tiny) off, then on below narrowed
       // tables; the updates tell that compaction ran with them off.
       for (const bool tiny : {false, true}) {
-        Tiny with(tiny);
+        const EngineTuning tu = tiny_of(tiny, loops_of(loops, on));
         cubex::SolveStats wide, narrow;
-        std::vector<Solution> want, got;
-        {
-          CompactWords never(UINT32_MAX);
-          want = in_order(p, &wide);
-        }
-        {
-          CompactWords always(1);
-          got = in_order(p, &narrow);
-        }
+        const std::vector<Solution> want = in_order(p, &wide, compact_from(UINT32_MAX, tu));
+        const std::vector<Solution> got = in_order(p, &narrow, compact_from(1, tu));
         ASSERT_EQ(got, want) << "trial " << trial << ", loops " << loops << ", tiny " << tiny
                              << "\n"
                              << cubex::to_knuth(p);
@@ -441,12 +418,9 @@ TEST(Prune, CompactedTablesWalkTheSameTree) {
 // threads that hands subtrees to each other.
 TEST(Prune, CompactedPentominoTreeInSpansAndThreads) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
-  ASSERT_GE((p.num_options() + 63) / 64, cubex::detail::g_bitset_compact_words);
-  cubex::SolveStats wide;
-  {
-    CompactWords never(UINT32_MAX);
-    wide = Solver(p, Backend::kBitset).count();
-  }
+  ASSERT_GE((p.num_options() + 63) / 64, EngineTuning{}.compact_words);
+  const cubex::SolveStats wide =
+      Solver(p, Backend::kBitset, compact_from(UINT32_MAX, EngineTuning{})).count();
   const auto narrow = Solver(p, Backend::kBitset).count();
   EXPECT_EQ(narrow.solutions, 2339u);
   EXPECT_EQ(wide.solutions, 2339u);
@@ -462,7 +436,7 @@ TEST(Prune, CompactedPentominoTreeInSpansAndThreads) {
 // narrowed tables' savings.
 TEST(Prune, ShortRunEnginesWalkTheSameTreeWithoutNarrowing) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("pent6x10_sym.dlx")).problem;
-  ASSERT_GE((p.num_options() + 63) / 64, cubex::detail::g_bitset_compact_words);
+  ASSERT_GE((p.num_options() + 63) / 64, EngineTuning{}.compact_words);
   const auto narrow = cubex::detail::make_engine(p, Backend::kBitset);
   const auto wide = narrow->clone();
   wide->for_short_runs();
@@ -524,11 +498,7 @@ TEST(Prune, AppliesWhereItPaysAndNamesItsTree) {
 TEST(Prune, Y25CountsEqualThePlainTreeInFewerNodes) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("y25_o1.dlx")).problem;
   const auto pruned = Solver(p).count();
-  cubex::SolveStats plain;
-  {
-    PruneMode off(BitsetPrune::kOff);
-    plain = Solver(p).count();
-  }
+  const cubex::SolveStats plain = Solver(p, Backend::kAuto, pruning(BitsetPrune::kOff)).count();
   EXPECT_EQ(plain.solutions, 666u);
   EXPECT_EQ(pruned.solutions, 666u);
   EXPECT_LT(pruned.nodes * 10, plain.nodes);
@@ -537,9 +507,9 @@ TEST(Prune, Y25CountsEqualThePlainTreeInFewerNodes) {
     // the same tree and find the solutions in the same order.
     cubex::SolveStats fix_st, general_st;
     const auto fix = in_order(p, &fix_st);
-    cubex::detail::g_bitset_prune_fix = false;
-    const auto general = in_order(p, &general_st);
-    cubex::detail::g_bitset_prune_fix = true;
+    EngineTuning general_loop;
+    general_loop.prune_fix = false;
+    const auto general = in_order(p, &general_st, general_loop);
     EXPECT_EQ(fix, general);
     EXPECT_EQ(fix_st.nodes, general_st.nodes);
     EXPECT_EQ(fix_st.nodes, pruned.nodes);

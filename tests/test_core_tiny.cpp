@@ -21,6 +21,7 @@
 #include "test_util.hpp"
 
 using cubex::Backend;
+using cubex::EngineTuning;
 using cubex::ItemId;
 using cubex::OptionId;
 using cubex::Problem;
@@ -30,25 +31,18 @@ namespace {
 
 // Tiny tables on or off, the AVX-512 loops on or off, the own loop of the tiny tables and of the
 // mask lists (BitsetEngine::tiny_run, list_run) on or off, and mask lists on or off (off unless
-// asked: they take the place of the tiny tables), for the engines built and run in scope. The
-// random matrices below have short columns, where the bitset backend would prune (a smaller
-// tree than dancing links'): pruning is off in scope, so that the plain tree is compared.
-struct TinyMode {
-  TinyMode(bool tiny, bool avx512, bool run = true, bool lists = false) {
-    cubex::detail::g_bitset_tiny = tiny;
-    cubex::detail::g_bitset_avx512 = avx512;
-    cubex::detail::g_bitset_tiny_run = run;
-    cubex::detail::g_bitset_lists = lists;
-    cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOff;
-  }
-  ~TinyMode() {
-    cubex::detail::g_bitset_tiny = true;
-    cubex::detail::g_bitset_avx512 = true;
-    cubex::detail::g_bitset_tiny_run = true;
-    cubex::detail::g_bitset_lists = true;
-    cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto;
-  }
-};
+// asked: they take the place of the tiny tables). The random matrices below have short columns,
+// where the bitset backend would prune (a smaller tree than dancing links'): pruning is off, so
+// that the plain tree is compared.
+EngineTuning mode(bool tiny, bool avx512, bool run = true, bool lists = false) {
+  EngineTuning tu;
+  tu.tiny = tiny;
+  tu.avx512 = avx512;
+  tu.tiny_run = run;
+  tu.lists = lists;
+  tu.prune = cubex::BitsetPrune::kOff;
+  return tu;
+}
 
 // What a mode is called in a failure's message.
 std::string mode_name(bool avx512, bool run, bool lists) {
@@ -56,19 +50,14 @@ std::string mode_name(bool avx512, bool run, bool lists) {
          (run ? " own loop" : " search loop");
 }
 
-struct MrvScan {
-  MrvScan() { cubex::detail::g_bitset_mrv = cubex::detail::BitsetMrv::kScan; }
-  ~MrvScan() { cubex::detail::g_bitset_mrv = cubex::detail::BitsetMrv::kAuto; }
-};
-
 struct Walk {
   std::vector<std::vector<OptionId>> solutions;  // in the order visited, as the path gives them
   cubex::SolveStats st;
 };
 
-Walk walk(const Problem& p, Backend b) {
+Walk walk(const Problem& p, Backend b, const EngineTuning& tu = {}) {
   Walk w;
-  w.st = Solver(p, b).solve([&](std::span<const OptionId> s) {
+  w.st = Solver(p, b, tu).solve([&](std::span<const OptionId> s) {
     w.solutions.emplace_back(s.begin(), s.end());
     return true;
   });
@@ -125,19 +114,13 @@ TEST(Tiny, RandomMatricesWalkTheLinksTree) {
     const Problem p = random_problem(rng);
     ASSERT_GT(p.num_options(), 64u);
     const Walk links = walk(p, Backend::kLinks);
-    Walk plain;
-    TinyMode plain_tree(true, true);
-    {
-      TinyMode off(false, true);
-      plain = walk(p, Backend::kBitset);
-    }
+    const Walk plain = walk(p, Backend::kBitset, mode(false, true));
     EXPECT_EQ(plain.solutions, links.solutions) << "trial " << trial;
     EXPECT_EQ(plain.st.nodes, links.st.nodes) << "trial " << trial;
     for (const bool lists : {false, true}) {
       for (const bool avx512 : {true, false}) {
         for (const bool run : {true, false}) {
-          TinyMode on(true, avx512, run, lists);
-          const Walk tiny = walk(p, Backend::kBitset);
+          const Walk tiny = walk(p, Backend::kBitset, mode(true, avx512, run, lists));
           const std::string mode = mode_name(avx512, run, lists);
           EXPECT_EQ(tiny.solutions, links.solutions) << "trial " << trial << mode;
           EXPECT_EQ(tiny.st.nodes, links.st.nodes) << "trial " << trial << mode;
@@ -148,9 +131,9 @@ TEST(Tiny, RandomMatricesWalkTheLinksTree) {
     }
     // The MRV choice by popcounts (the matrices above keep counts: short columns).
     {
-      TinyMode on(true, true);
-      MrvScan scan;
-      const Walk tiny = walk(p, Backend::kBitset);
+      EngineTuning scan = mode(true, true);
+      scan.mrv = cubex::BitsetMrv::kScan;
+      const Walk tiny = walk(p, Backend::kBitset, scan);
       EXPECT_EQ(tiny.solutions, links.solutions) << "trial " << trial << " scan";
       EXPECT_EQ(tiny.st.nodes, links.st.nodes) << "trial " << trial << " scan";
     }
@@ -177,19 +160,18 @@ TEST(Tiny, LongMaskListsCountInWideLanes) {
       }
       p.add_option(opt);
     }
-    auto first = [&](Backend b) {
+    auto first = [&](Backend b, const EngineTuning& tu) {
       Walk w;
-      w.st = Solver(p, b).solve([&](std::span<const OptionId> s) {
+      w.st = Solver(p, b, tu).solve([&](std::span<const OptionId> s) {
         w.solutions.emplace_back(s.begin(), s.end());
         return w.solutions.size() < 300;
       });
       return w;
     };
-    const Walk links = first(Backend::kLinks);
+    const Walk links = first(Backend::kLinks, {});
     ASSERT_EQ(links.solutions.size(), 300u) << "trial " << trial;
     for (const bool avx512 : {true, false}) {
-      TinyMode on(true, avx512, true, true);
-      const Walk lists = first(Backend::kBitset);
+      const Walk lists = first(Backend::kBitset, mode(true, avx512, true, true));
       EXPECT_EQ(lists.solutions, links.solutions)
           << "trial " << trial << mode_name(avx512, true, true);
       EXPECT_EQ(lists.st.nodes, links.st.nodes)
@@ -205,20 +187,13 @@ TEST(Tiny, PrunedTreesAreTheSame) {
   int narrowed = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const Problem p = random_problem(rng);
-    struct Prune {
-      Prune() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kOn; }
-      ~Prune() { cubex::detail::g_bitset_prune = cubex::detail::BitsetPrune::kAuto; }
+    auto pruned = [](EngineTuning tu) {
+      tu.prune = cubex::BitsetPrune::kOn;
+      return tu;
     };
-    Walk wide;
-    {
-      TinyMode off(false, true);
-      Prune on;
-      wide = walk(p, Backend::kBitset);
-    }
+    const Walk wide = walk(p, Backend::kBitset, pruned(mode(false, true)));
     for (const bool avx512 : {true, false}) {
-      TinyMode tiny_on(true, avx512);
-      Prune on;
-      const Walk tiny = walk(p, Backend::kBitset);
+      const Walk tiny = walk(p, Backend::kBitset, pruned(mode(true, avx512)));
       EXPECT_EQ(tiny.solutions, wide.solutions) << "trial " << trial << " avx512 " << avx512;
       EXPECT_EQ(tiny.st.nodes, wide.st.nodes) << "trial " << trial << " avx512 " << avx512;
       if (avx512 && tiny.st.updates < wide.st.updates) ++narrowed;
@@ -299,14 +274,11 @@ TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
       cubex::TreeSpan s;
       s.begin = paths[k];
       if (k + 1 < paths.size()) s.end = paths[k + 1], s.to_end = false;
-      cubex::SolveStats general;
-      {
-        TinyMode loop_off(true, true, false, lists);
-        general =
-            cubex::detail::make_engine(p, Backend::kBitset)->run(s, 0, nullptr, {}, nullptr).st;
-      }
-      TinyMode on(true, true, true, lists);
-      auto e = cubex::detail::make_engine(p, Backend::kBitset);
+      const cubex::SolveStats general =
+          cubex::detail::make_engine(p, Backend::kBitset, mode(true, true, false, lists))
+              ->run(s, 0, nullptr, {}, nullptr)
+              .st;
+      auto e = cubex::detail::make_engine(p, Backend::kBitset, mode(true, true, true, lists));
       const auto st = e->run(s, 0, nullptr, {}, nullptr).st;
       ASSERT_EQ(st.nodes, general.nodes) << "trial " << trial << " span " << k;
       ASSERT_EQ(st.solutions, general.solutions) << "trial " << trial << " span " << k;
@@ -330,21 +302,17 @@ TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
 
 TEST(Tiny, SomaInSpansAndThreads) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("soma.dlx")).problem;
-  cubex::SolveStats plain;
-  {
-    TinyMode off(false, true);
-    plain = Solver(p, Backend::kBitset).count();
-  }
+  const cubex::SolveStats plain = Solver(p, Backend::kBitset, mode(false, true)).count();
   EXPECT_EQ(plain.solutions, 11520u);
   for (const bool lists : {false, true}) {
-    TinyMode on(true, true, true, lists);
-    const auto tiny = Solver(p, Backend::kBitset).count();
+    const EngineTuning on = mode(true, true, true, lists);
+    const auto tiny = Solver(p, Backend::kBitset, on).count();
     EXPECT_EQ(tiny.solutions, 11520u) << mode_name(true, true, lists);
     EXPECT_EQ(tiny.nodes, plain.nodes) << mode_name(true, true, lists);
     if (!lists) {  // (a list rewrites more words: one per option)
       EXPECT_LT(tiny.updates, plain.updates);
     }
-    cubex::test::expect_spans_and_threads_count(p, 11520u, tiny.nodes);
+    cubex::test::expect_spans_and_threads_count(p, 11520u, tiny.nodes, on);
   }
 }
 
@@ -353,17 +321,14 @@ TEST(Tiny, SomaInSpansAndThreads) {
 TEST(Tiny, StopsWhereTheVisitorOrALimitSays) {
   const auto p = cubex::read_knuth_file(cubex::test::xc_file("soma.dlx")).problem;
   std::vector<std::vector<OptionId>> first;
-  {
-    TinyMode off(false, true);
-    Solver(p, Backend::kBitset).solve([&](std::span<const OptionId> s) {
-      first.emplace_back(s.begin(), s.end());
-      return first.size() < 100;
-    });
-  }
+  Solver(p, Backend::kBitset, mode(false, true)).solve([&](std::span<const OptionId> s) {
+    first.emplace_back(s.begin(), s.end());
+    return first.size() < 100;
+  });
   for (const bool lists : {false, true}) {
-    TinyMode on(true, true, true, lists);
+    const EngineTuning on = mode(true, true, true, lists);
     std::vector<std::vector<OptionId>> seen;
-    const auto st = Solver(p, Backend::kBitset).solve([&](std::span<const OptionId> s) {
+    const auto st = Solver(p, Backend::kBitset, on).solve([&](std::span<const OptionId> s) {
       seen.emplace_back(s.begin(), s.end());
       return seen.size() < 100;
     });
@@ -372,7 +337,7 @@ TEST(Tiny, StopsWhereTheVisitorOrALimitSays) {
     cubex::SolveLimits lim;
     lim.max_solutions = 37;
     const auto capped =
-        Solver(p, Backend::kBitset).solve([&](std::span<const OptionId>) { return true; }, lim);
+        Solver(p, Backend::kBitset, on).solve([&](std::span<const OptionId>) { return true; }, lim);
     EXPECT_EQ(capped.solutions, 37u);
     EXPECT_FALSE(capped.complete);
   }

@@ -494,8 +494,12 @@ TEST(InteropCompile, DlxReadsBackWithTheSameCounts) {
   // The restricted matrix is the one cubex searches: its solutions judged give the classes.
   const cubex::CubeGroup g = puzzle->symmetry_group(cubex::SymmetryMode::kAuto);
   cubex::SymmetricSolver sym(puzzle->problem(), g.group);
-  r = run_cubex("compile '" + soma + "' --dlx '" + dir / "auto.dlx" + "'");
+  r = run_cubex("compile '" + soma + "' --dlx '" + dir / "auto.dlx" + "' --symmetry auto");
   ASSERT_EQ(r.status, 0) << r.output;
+  // The default is --symmetry none: the matrix of all the solutions.
+  r = run_cubex("compile '" + soma + "' --dlx '" + dir / "default.dlx" + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(count_dlx(dir / "default.dlx"), 11520u);
   cubex::KnuthFile f = cubex::read_knuth_file(dir / "auto.dlx");
   ASSERT_EQ(f.problem.num_options(), sym.restricted().num_options());
   std::uint64_t classes = 0, total = 0;

@@ -5,7 +5,8 @@
 #      installed, and admesh for the STL test) and the headless-Chromium viewer test (chromium is
 #      installed) and the MPI mode (-DCUBEX_MPI=ON: Open MPI is installed; its tests run the CLI
 #      under mpirun, as root too), then the Python module's tests and the JSON schema checks (pytest,
-#      tests/python; the module is built with -DCUBEX_PYTHON=ON);
+#      tests/python; the module is built with -DCUBEX_PYTHON=ON; test_install.py also runs
+#      `pip install --no-build-isolation .` into a fresh venv, reusing build/);
 #   1b. the CMake package: `cmake --install build` into build/stage, then the consumer project
 #      examples/count built against it (every installed header compiled alone too) and run;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/,

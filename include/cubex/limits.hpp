@@ -8,7 +8,10 @@
 //   * the exact-cover matrix of a puzzle may have at most `max_nodes` nodes, counted as the
 //     solver lays them out (matrix_nodes()): item headers + option entries + one spacer per
 //     option + 2. The solver indexes nodes with 32-bit integers, so no setting may pass
-//     kMaxNodesCeiling.
+//     kMaxNodesCeiling;
+//   * a BurrTools file may inflate to at most `max_xml_bytes` of XML, with at most
+//     `max_xml_elements` elements, `max_xml_attributes` attributes and `max_xml_attribute_bytes`
+//     bytes in one attribute value (the CLI's --max-xml-bytes and --max-xml-elements raise them).
 // The limits are process-wide (one command runs per process); the CLI raises max_nodes with
 // `--max-nodes` before it reads a file.
 #pragma once
@@ -26,6 +29,12 @@ struct Limits {
   std::uint64_t max_file_bytes = std::uint64_t(1) << 30;  // 1 GiB
   std::uint32_t max_json_depth = 256;
   std::uint64_t max_nodes = 20'000'000;  // about 240 MB of dancing links
+  // BurrTools files (gzip-compressed XML): checked while inflating and before parsing, so that
+  // the parsed document stays small (pugixml keeps it in memory).
+  std::uint64_t max_xml_bytes = std::uint64_t(64) << 20;  // 64 MiB of XML after decompression
+  std::uint64_t max_xml_elements = 1'000'000;             // elements (start tags)
+  std::uint64_t max_xml_attributes = 4'000'000;           // attributes in all
+  std::uint64_t max_xml_attribute_bytes = std::uint64_t(1) << 20;  // one attribute's value
 };
 
 // The highest max_nodes may go: the solver's node indices are signed 32-bit.

@@ -98,6 +98,12 @@ class Plan {
   const CubeGroup& group() const { return group_; }
   // Elements of the group that move no item (a flat puzzle's mid-plane mirror).
   std::size_t kernel() const;
+  // The matrix the search walks (`cubex compile --dlx` writes it): with a group of order > 1,
+  // the problem with an anchor item's options cut to one per class (`anchored()`: one was
+  // found); otherwise the puzzle's problem. original_option() maps its options back.
+  const Problem& searched() const;
+  bool anchored() const;
+  OptionId original_option(OptionId o) const;
   // The keys of --json before the solutions: puzzle, mode, expand, symmetry.
   // `mode` is "count", "first" or "all" as the client names what it asked for.
   nlohmann::json header_json(const std::string& mode) const;

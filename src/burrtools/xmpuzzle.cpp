@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <pugixml.hpp>
@@ -19,9 +20,24 @@ namespace cubex::burrtools {
 // ---- gzip
 // ----------------------------------------------------------------------------------------
 
+namespace {
+
+std::string xml_size_text(std::uint64_t bytes) {
+  if (bytes >= (std::uint64_t(1) << 20) && bytes % (std::uint64_t(1) << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+}  // namespace
+
 std::string gunzip(std::string_view data, const std::string& file) {
   if (data.size() < 2 || static_cast<unsigned char>(data[0]) != 0x1f ||
       static_cast<unsigned char>(data[1]) != 0x8b) {
+    if (data.size() > limits().max_xml_bytes) {
+      throw InputError(file, "expected at most " + xml_size_text(limits().max_xml_bytes) +
+                                 " of XML, found " + std::to_string(data.size()) +
+                                 " bytes (raise the limit with --max-xml-bytes)");
+    }
     return std::string(data);  // plain XML, as BurrTools also accepts
   }
   z_stream zs{};
@@ -31,19 +47,24 @@ std::string gunzip(std::string_view data, const std::string& file) {
   char buf[1 << 16];
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   zs.avail_in = static_cast<uInt>(data.size());
+  const std::uint64_t max = limits().max_xml_bytes;
+  std::size_t member = 0;  // where the current gzip member starts in `data`
   int rc = Z_OK;
   while (true) {
     zs.next_out = reinterpret_cast<Bytef*>(buf);
     zs.avail_out = sizeof buf;
     rc = inflate(&zs, Z_NO_FLUSH);
-    out.append(buf, sizeof buf - zs.avail_out);
-    if (out.size() > limits().max_file_bytes) {
+    const std::size_t got = sizeof buf - zs.avail_out;
+    if (out.size() + got > max) {  // refused while inflating: at most `max` bytes are kept
       inflateEnd(&zs);
-      throw InputError(file, "expected at most " + std::to_string(limits().max_file_bytes) +
-                                 " bytes of XML after decompression, found more");
+      throw InputError(file, "expected at most " + xml_size_text(max) +
+                                 " of XML after decompression, found more (raise the limit "
+                                 "with --max-xml-bytes)");
     }
+    out.append(buf, got);
     if (rc == Z_STREAM_END) {
       if (zs.avail_in == 0) break;
+      member = data.size() - zs.avail_in;
       inflateReset(&zs);  // another gzip member follows
       continue;
     }
@@ -54,9 +75,16 @@ std::string gunzip(std::string_view data, const std::string& file) {
                                  std::to_string(data.size()) + " bytes (truncated file?)");
     }
     const std::string why = zs.msg ? zs.msg : "error " + std::to_string(rc);
+    const bool trailing = member > 0 && zs.total_out == 0;  // no gzip member after the first
+    const std::size_t at = member + std::size_t(zs.total_in);
     inflateEnd(&zs);
+    if (trailing) {
+      throw InputError(file, "expected nothing after the gzip stream, found " +
+                                 std::to_string(data.size() - member) + " more bytes at byte " +
+                                 std::to_string(member) + " (" + why + ")");
+    }
     throw InputError(file, "expected gzip-compressed XML, found corrupt gzip data at byte " +
-                               std::to_string(zs.total_in) + " (" + why + ")");
+                               std::to_string(at) + " (" + why + ")");
   }
   inflateEnd(&zs);
   return out;
@@ -150,6 +178,7 @@ class Reader {
   struct Shape {
     Vec3 size;
     std::string name;
+    int weight = 1;  // for disassembly only
     // Per cell (x fastest): state 0 empty, 1 filled, 2 variable; and the colour.
     std::vector<std::uint8_t> state, colour;
     pugi::xml_node node;
@@ -165,6 +194,7 @@ class Reader {
     s.size = {int(x), int(y), int(z)};
     integer(v, "type", 0, 0);
     s.name = v.attribute("name").value();
+    s.weight = int(integer(v, "weight", 0, 1 << 30, 1));
     const std::size_t n = std::size_t(x * y * z);
     const pugi::xml_node textnode = v.first_child();
     const std::string_view t = textnode ? textnode.value() : "";
@@ -211,7 +241,63 @@ class Reader {
     return {int(k % sx), int(k / sx % sy), int(k / (sx * sy))};
   }
 
+  // Counts elements and attributes and measures attribute values before parsing, so that
+  // pugixml's document (tens of bytes per element and attribute) stays within the limits. Tags
+  // are found as the parser finds them: comments, CDATA sections, declarations and end tags are
+  // skipped.
+  void check_size() const {
+    const Limits& lim = limits();
+    const std::string_view t = text_;
+    std::uint64_t elements = 0, attributes = 0;
+    auto skip_past = [&](std::size_t from, std::string_view end) {
+      const std::size_t at = t.find(end, from);
+      return at == std::string_view::npos ? t.size() : at + end.size();
+    };
+    std::size_t i = 0;
+    while ((i = t.find('<', i)) != std::string_view::npos) {
+      if (t.compare(i, 4, "<!--") == 0) {
+        i = skip_past(i + 4, "-->");
+        continue;
+      }
+      if (t.compare(i, 9, "<![CDATA[") == 0) {
+        i = skip_past(i + 9, "]]>");
+        continue;
+      }
+      if (i + 1 < t.size() && (t[i + 1] == '/' || t[i + 1] == '?' || t[i + 1] == '!')) {
+        i = skip_past(i + 1, ">");
+        continue;
+      }
+      if (++elements > lim.max_xml_elements) {
+        fail_at(std::ptrdiff_t(i), "expected at most " + std::to_string(lim.max_xml_elements) +
+                                       " XML elements, found more (raise the limit with "
+                                       "--max-xml-elements)");
+      }
+      std::size_t j = i + 1;
+      while (j < t.size() && t[j] != '>') {
+        if (t[j] != '"' && t[j] != '\'') {
+          ++j;
+          continue;
+        }
+        const std::size_t close = t.find(t[j], j + 1);
+        const std::size_t end = close == std::string_view::npos ? t.size() : close;
+        if (end - j - 1 > lim.max_xml_attribute_bytes) {
+          fail_at(std::ptrdiff_t(j), "expected an attribute value of at most " +
+                                         xml_size_text(lim.max_xml_attribute_bytes) + ", found " +
+                                         std::to_string(end - j - 1) + " bytes");
+        }
+        if (++attributes > lim.max_xml_attributes) {
+          fail_at(std::ptrdiff_t(j), "expected at most " + std::to_string(lim.max_xml_attributes) +
+                                         " XML attributes, found more (raise the limit with "
+                                         "--max-xml-elements)");
+        }
+        j = end + 1;
+      }
+      i = j;
+    }
+  }
+
   Loaded read(const LoadOptions& options) const {
+    check_size();
     pugi::xml_document doc;
     const pugi::xml_parse_result res =
         doc.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
@@ -249,26 +335,39 @@ class Reader {
     if (problems.empty()) {
       fail(puzzle, "expected at least one <problem> in <problems>, found none");
     }
-    // The problem: by 1-based index or by name.
+    // The problem: by its exact name, else (spaces around it ignored) by its 1-based number, as
+    // "N" or "problem N", or by its name.
     std::size_t chosen = 0;
     if (!options.problem.empty()) {
-      const std::string& want = options.problem;
-      std::size_t idx = 0;
-      const auto [ptr, ec] = std::from_chars(want.data(), want.data() + want.size(), idx);
+      const std::string& asked = options.problem;
+      const std::size_t first = asked.find_first_not_of(" \t\r\n");
+      const std::string want =
+          first == std::string::npos
+              ? std::string()
+              : asked.substr(first, asked.find_last_not_of(" \t\r\n") - first + 1);
       std::optional<std::size_t> found;
-      if (ec == std::errc() && ptr == want.data() + want.size() && idx >= 1 &&
-          idx <= problems.size())
-        found = idx - 1;
+      for (std::size_t k = 0; k < problems.size() && !found; ++k)
+        if (out.problems[k] == asked) found = k;
+      auto number = [&](std::string_view t) {
+        std::size_t idx = 0;
+        const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), idx);
+        if (ec == std::errc() && ptr == t.data() + t.size() && !t.empty() && idx >= 1 &&
+            idx <= problems.size())
+          found = idx - 1;
+      };
+      if (!found) number(want);
       for (std::size_t k = 0; k < problems.size() && !found; ++k)
         if (out.problems[k] == want) found = k;
+      if (!found && want.rfind("problem ", 0) == 0) number(std::string_view(want).substr(8));
       if (!found) {
         std::string list;
         for (std::size_t k = 0; k < problems.size(); ++k)
-          list += (k ? ", " : "") + std::to_string(k + 1) + " \"" + out.problems[k] + "\"";
+          list += (k ? ", " : "") + std::to_string(k + 1) + " \"" + excerpt(out.problems[k]) + "\"";
         throw InputError(file_,
-                         "expected --problem to name a problem of the file or give its "
-                         "number, found \"" +
-                             excerpt(want) + "\"; the file holds " + list);
+                         "expected --problem to name a problem of the file (exactly) or give its "
+                         "number from 1 to " +
+                             std::to_string(problems.size()) + ", found \"" + excerpt(asked) +
+                             "\"; the file holds " + list);
       }
       chosen = *found;
     }
@@ -286,6 +385,11 @@ class Reader {
     const pugi::xml_node result = prob.child("result");
     if (!result) fail(prob, pname + ": expected a <result id=...> element, found none");
     const long rid = integer(result, "id", 0, 1 << 30);
+    if (shapes.empty()) {
+      fail(result, pname +
+                       ": expected a result shape, but the file has no shapes (no <voxel> in "
+                       "<shapes>)");
+    }
     if (std::size_t(rid) >= shapes.size()) {
       fail(result, pname + ": expected a result id from 0 to " +
                        std::to_string(long(shapes.size()) - 1) + " (the file has " +
@@ -326,6 +430,11 @@ class Reader {
         }
       }
       groups = groups || integer(sh, "group", 0, 1 << 30, 0) != 0 || sh.child("group");
+      if (const long g = integer(sh, "group", 0, 1 << 30, 0); g != 0) p.groups.push_back({int(g), p.count});
+      for (pugi::xml_node gr = sh.child("group"); gr; gr = gr.next_sibling("group")) {
+        const long g = integer(gr, "group", 0, 1 << 30, 0);
+        if (g != 0) p.groups.push_back({int(g), int(integer(gr, "count", 0, 1000000, 1))});
+      }
       if (p.count == 0) {
         out.notes.push_back("shape " + std::to_string(id) + " is listed with count 0 and left out");
         continue;
@@ -345,6 +454,8 @@ class Reader {
         coloured = coloured || s.colour[k];
       }
       if (!coloured) p.colours.clear();
+      p.weight = s.weight;
+      p.distinct = p.distinct || !p.groups.empty() || p.weight != 1;
       if (p.cells.empty())
         fail(s.node, "shape " + std::to_string(id) + " (a piece of " + pname +
                          "): expected at least one filled cell, found none");
@@ -452,6 +563,16 @@ Loaded parse_xmpuzzle(std::string_view text, const std::string& file, const Load
 }
 
 Loaded read_xmpuzzle(const std::string& path, const LoadOptions& options) {
+  // A regular file larger than the XML it may hold (gzip never grows data by more than a few
+  // bytes per 16 KiB block) is refused before it is read.
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  const std::uint64_t max = limits().max_xml_bytes;
+  if (!ec && std::filesystem::is_regular_file(path, ec) && size > max + max / 1000 + 4096) {
+    throw InputError(path, "expected a BurrTools file of at most " + xml_size_text(max) +
+                               " of XML, found a file of " + std::to_string(size) +
+                               " bytes (raise the limit with --max-xml-bytes)");
+  }
   const std::string text = gunzip(read_file(path), path);
   return parse_xmpuzzle(text, path, options);
 }
@@ -471,7 +592,11 @@ voxel::Model load_xmpuzzle_model(const std::string& path, const LoadOptions& opt
 
 namespace {
 
-std::string escape(std::string_view s) {
+// XML text for an attribute value or element content. Tab, newline and carriage return are
+// written as character references (an attribute would otherwise read them as spaces); the other
+// control characters cannot be written in XML 1.0 at all, and are refused (InputError naming
+// `path` and `what`), so that a written file always reads back.
+std::string escape(std::string_view s, const std::string& path, const std::string& what) {
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -487,7 +612,23 @@ std::string escape(std::string_view s) {
       case '"':
         out += "&quot;";
         break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
       default:
+        if ((static_cast<unsigned char>(c) < 0x20) || c == 0x7f) {
+          char code[8];
+          std::snprintf(code, sizeof code, "U+%04X",
+                        static_cast<unsigned>(static_cast<unsigned char>(c)));
+          throw InputError(path, "cannot write " + what + ": it holds the control character " +
+                                     code + ", which BurrTools' XML cannot hold");
+        }
         out += c;
     }
   }
@@ -496,7 +637,8 @@ std::string escape(std::string_view s) {
 
 // One <voxel> over the bounding box of `cells` (moved so that it starts at 0).
 std::string voxel_xml(const std::vector<Vec3>& cells, const std::vector<std::uint8_t>& state,
-                      const std::vector<std::uint8_t>& colour, const std::string& name) {
+                      const std::vector<std::uint8_t>& colour, const std::string& name,
+                      const std::string& path) {
   Vec3 lo = cells.front(), hi = cells.front();
   for (const Vec3& c : cells) {
     lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
@@ -512,7 +654,8 @@ std::string voxel_xml(const std::vector<Vec3>& cells, const std::vector<std::uin
   }
   std::string out = "  <voxel x=\"" + std::to_string(size.x) + "\" y=\"" + std::to_string(size.y) +
                     "\" z=\"" + std::to_string(size.z) + "\" type=\"0\"";
-  if (!name.empty()) out += " name=\"" + escape(name) + "\"";
+  if (!name.empty())
+    out += " name=\"" + escape(name, path, "the name \"" + excerpt(name) + "\"") + "\"";
   out += ">";
   for (const std::string& c : grid) out += c;
   return out + "</voxel>\n";
@@ -527,6 +670,74 @@ std::string to_xml(const voxel::Model& model, const std::string& path) {
           voxel::orientations(p.cells, p.colours, false).size()) {
         throw InputError(path, "cannot write \"mirror\": true: BurrTools only turns pieces, and '" +
                                    p.name + "' differs from its mirror image");
+      }
+    }
+  }
+  // Each shape is written as its bounding box, cell by cell: the reader's limits (at most 1000
+  // cells a side and 1,000,000 in all) hold before anything is built.
+  auto check_box = [&](const std::vector<Vec3>& cells, const std::string& what) {
+    if (cells.empty()) return;
+    Vec3 lo = cells.front(), hi = cells.front();
+    for (const Vec3& c : cells) {
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+    }
+    const std::int64_t x = std::int64_t(hi.x) - lo.x + 1, y = std::int64_t(hi.y) - lo.y + 1,
+                       z = std::int64_t(hi.z) - lo.z + 1;
+    if (x > 1000 || y > 1000 || z > 1000 || x * y * z > 1000000) {
+      throw InputError(path, "cannot write " + what +
+                                 ": a BurrTools shape is written as its "
+                                 "bounding box, here " +
+                                 std::to_string(x) + "x" + std::to_string(y) + "x" +
+                                 std::to_string(z) +
+                                 " cells, and the limit is 1000 a side and "
+                                 "1000000 cells in all");
+    }
+  };
+  for (const voxel::Piece& p : model.pieces) check_box(p.cells, "piece '" + excerpt(p.name) + "'");
+  check_box(model.cells, "the container");
+  // One-sided pieces: BurrTools turns every piece over, so a piece kept face up must have no
+  // more flat orientations in the container's plane than its allowed ones.
+  for (std::size_t k = 0; k < model.pieces.size(); ++k) {
+    const voxel::Piece& p = model.pieces[k];
+    if (p.turn_over.value_or(model.turn_over)) continue;
+    const auto face_up =
+        voxel::orientations(p.cells, p.colours, voxel::allowed_symmetries(model, k));
+    std::size_t flat = 0;
+    for (const voxel::Orientation& o : voxel::orientations(p.cells, p.colours, false)) {
+      bool in_plane = false;
+      for (int axis = 0; axis < 3 && !in_plane; ++axis) {
+        bool same = true;
+        for (const Vec3& c : model.cells) same = same && c[axis] == model.cells.front()[axis];
+        bool thin = true;
+        for (const Vec3& c : o.cells) thin = thin && c[axis] == 0;
+        in_plane = same && thin;
+      }
+      flat += in_plane;
+    }
+    if (flat > face_up.size()) {
+      throw InputError(path,
+                       "cannot write \"turn_over\": false: BurrTools turns every piece over, "
+                       "and the one-sided piece '" +
+                           p.name + "' differs from its mirror image (the count would change)");
+    }
+  }
+  // Distinct congruent pieces: BurrTools counts congruent shapes as identical pieces.
+  {
+    voxel::Model kept = model, merged = model;
+    for (voxel::Piece& p : merged.pieces) p.distinct = false;
+    voxel::merge_congruent(kept);
+    voxel::merge_congruent(merged);
+    if (merged.pieces.size() < kept.pieces.size()) {
+      for (const voxel::Model::Merged& m : merged.merged) {
+        bool distinct = m.piece.distinct;
+        for (const voxel::Piece& p : model.pieces)
+          distinct = distinct || (p.name == m.into && p.distinct);
+        if (!distinct) continue;
+        throw InputError(path, "cannot write \"distinct\": true: pieces '" + m.into + "' and '" +
+                                   m.piece.name +
+                                   "' are congruent, and BurrTools counts congruent "
+                                   "pieces as identical (the count would change)");
       }
     }
   }
@@ -552,12 +763,14 @@ std::string to_xml(const voxel::Model& model, const std::string& path) {
   }
   xml += " <shapes>\n";
   for (const voxel::Piece& p : model.pieces) {
-    xml += voxel_xml(p.cells, std::vector<std::uint8_t>(p.cells.size(), 1), p.colours, p.name);
+    xml +=
+        voxel_xml(p.cells, std::vector<std::uint8_t>(p.cells.size(), 1), p.colours, p.name, path);
   }
   std::vector<std::uint8_t> state;
   for (std::uint8_t o : model.optional) state.push_back(o ? 2 : 1);
-  xml += voxel_xml(model.cells, state, model.cell_colour, "result");
-  xml += " </shapes>\n <problems>\n  <problem name=\"" + escape(model.name) + "\" state=\"0\"";
+  xml += voxel_xml(model.cells, state, model.cell_colour, "result", path);
+  xml += " </shapes>\n <problems>\n  <problem name=\"" +
+         escape(model.name, path, "the name \"" + excerpt(model.name) + "\"") + "\" state=\"0\"";
   if (model.max_holes >= 0) xml += " maxHoles=\"" + std::to_string(model.max_holes) + "\"";
   xml += ">\n   <shapes>\n";
   for (std::size_t k = 0; k < model.pieces.size(); ++k) {
@@ -579,7 +792,8 @@ std::string to_xml(const voxel::Model& model, const std::string& path) {
     xml += "   </bitmap>\n";
   }
   xml += "  </problem>\n </problems>\n";
-  if (!model.comment.empty()) xml += " <comment>" + escape(model.comment) + "</comment>\n";
+  if (!model.comment.empty())
+    xml += " <comment>" + escape(model.comment, path, "the comment") + "</comment>\n";
   xml += "</puzzle>\n";
   return xml;
 }

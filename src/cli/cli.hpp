@@ -58,11 +58,28 @@ void set_max_nodes(std::uint64_t n);
 // error reported with exit status 2 by main().
 void write_json(const std::string& path, const nlohmann::json& j);
 
-// Throws a UsageError when `out` (the value of --FLAG) is the same file as one of `inputs`
-// (compared as canonical paths, and as the same inode when both exist): cubex never overwrites
-// the puzzle it reads.
+// Throws a UsageError when `out` (the value of --FLAG; FLAG "" for a positional OUT) may not be
+// written (output_path_problem() in cubex/io/files.hpp): the same file as one of `inputs` (the
+// same path, a symbolic or a hard link to it: cubex never overwrites the puzzle it reads), a
+// folder, or a folder that does not exist or cannot be written to. Every command calls it for
+// every output before any work.
 void refuse_overwriting_input(const std::string& flag, const std::string& out,
                               const std::vector<std::string>& inputs);
+
+// Throws a UsageError when files cannot be written into the folder `dir` (the value of --FLAG):
+// it is a file, or it (or, when it does not exist yet, the nearest folder above it that does)
+// cannot be written to.
+void check_output_folder(const std::string& flag, const std::string& dir);
+
+// The flags that raise the BurrTools reader's limits (cubex/limits.hpp): --max-xml-bytes N and
+// --max-xml-elements N (N elements and 4N attributes; an attribute value may hold a 64th of the
+// bytes, at least 1 MiB). add_xml_limit_options() adds them to a
+// command's options; apply_xml_limits() checks the values (at least 1) and sets limits().
+struct XmlLimitFlags {
+  std::uint64_t bytes = std::uint64_t(64) << 20, elements = 1'000'000;  // the defaults
+};
+void add_xml_limit_options(boost::program_options::options_description& opts, XmlLimitFlags& f);
+void apply_xml_limits(const XmlLimitFlags& f);
 
 // Parses a command's arguments: `visible` options (shown by --help), `hidden` ones, and the
 // positional arguments that fill `positional` (up to `max_positional`, -1 for any number).

@@ -10,6 +10,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/io/files.hpp"
+#include "cubex/solve.hpp"
 #include "cubex/io/json.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/html.hpp"
@@ -54,6 +55,7 @@ int cmd_render(const std::vector<std::string>& args) {
   std::string file, svg_out, html_out, from, stl_dir, symmetry = "auto";
   LoadOptions load;
   render::StlOptions stl;
+  XmlLimitFlags xml;
   std::uint64_t k = 1, limit = 100;
   // clang-format off
   opts.add_options()
@@ -79,17 +81,28 @@ int cmd_render(const std::vector<std::string>& args) {
      "every solution (turned copies too). Applies when render solves FILE; a --from file is "
      "drawn as listed");
   // clang-format on
+  add_xml_limit_options(opts, xml);
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::variables_map vm;
   if (!parse_command(args, opts, hidden, "file", 1, vm)) return kExitOk;
   if (file.empty()) throw UsageError("expected a puzzle FILE");
+  apply_xml_limits(xml);
   if (svg_out.empty() && html_out.empty() && stl_dir.empty())
     throw UsageError("expected --svg OUT.svg or --html OUT.html (or --stl DIR)");
-  if (!stl_dir.empty() && !(stl.unit > 0 && stl.unit <= 1000))
-    throw UsageError("expected --unit between 0 and 1000 mm");
-  if (!stl_dir.empty() && !(stl.gap > 0 && stl.gap < stl.unit))
-    throw UsageError("expected --gap greater than 0 and less than --unit");
+  // The limits keep every triangle of the STL file non-degenerate in its 32-bit floats: a cell
+  // of at least 0.1 mm, a gap of at least 0.01 mm and a thousandth of the cell.
+  if (!stl_dir.empty() && !(stl.unit >= 0.1 && stl.unit <= 1000)) {
+    std::ostringstream msg;
+    msg << "expected --unit from 0.1 to 1000 mm, found " << stl.unit;
+    throw UsageError(msg.str());
+  }
+  if (!stl_dir.empty() && !(stl.gap >= 0.01 && stl.gap >= stl.unit / 1000 && stl.gap < stl.unit)) {
+    std::ostringstream msg;
+    msg << "expected --gap of at least 0.01 mm and " << stl.unit / 1000
+        << " mm (a thousandth of --unit), and less than --unit, found " << stl.gap;
+    throw UsageError(msg.str());
+  }
   if (!stl_dir.empty() && stl.bevel != 0 &&
       !(stl.bevel >= render::kMinBevel && stl.bevel < render::max_bevel(stl.unit, stl.gap))) {
     std::ostringstream msg;
@@ -114,6 +127,7 @@ int cmd_render(const std::vector<std::string>& args) {
     if (!out->empty())
       refuse_overwriting_input(out == &svg_out ? "svg" : "html", *out, {file, from});
   }
+  if (!stl_dir.empty()) check_output_folder("stl", stl_dir);
 
   g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(file, load);
@@ -141,33 +155,19 @@ int cmd_render(const std::vector<std::string>& args) {
     all_found = list.size() <= want;
   } else {
     install_stop_handlers();
-    SolveLimits limits;
-    limits.stop = &g_stop;
-    limits.max_solutions = want;
+    Options o;
+    o.symmetry = parse_symmetry(symmetry);
+    o.limit = want;
+    o.threads = 1;
+    o.stop = &g_stop;
     g_activity = "solving the puzzle";
-    const CubeGroup group = puzzle->symmetry_group(*sym_mode);
-    if (group.group.order() > 1) {
-      SymmetricSolver solver(puzzle->problem(), group.group);
-      auto keep = [&](std::span<const OptionId> s, std::uint64_t n) {
-        sols.push_back(puzzle->solution_json(s));
-        orbit.push_back(n);
-        return true;
-      };
-      OrbitVisitor visitor(keep);
-      const SymmetryStats st = solver.solve(&visitor, limits);
-      all_found = st.search.complete;
-    } else {
-      Solver solver(puzzle->problem());
-      const SolveStats st = solver.solve(
-          [&](std::span<const OptionId> s) {
-            sols.push_back(puzzle->solution_json(s));
-            orbit.push_back(1);
-            return true;
-          },
-          limits);
-      all_found = st.complete;
-    }
-    if (g_stop.load()) return kExitInterrupted;
+    const Result r = solve(*puzzle, o, [&](const Solution& s) {
+      sols.push_back(puzzle->solution_json(s.options));
+      orbit.push_back(s.orbit);
+      return true;
+    });
+    all_found = r.counts.complete;
+    if (r.interrupted) return kExitInterrupted;
   }
   const bool by_class = std::any_of(orbit.begin(), orbit.end(), [](auto n) { return n > 1; });
   const bool orbits_known = std::none_of(orbit.begin(), orbit.end(), [](auto n) { return n == 0; });
@@ -241,6 +241,7 @@ int cmd_render(const std::vector<std::string>& args) {
     if (ec) throw UsageError("cannot create " + stl_dir + ": " + ec.message());
     for (const render::StlFile& f : files) {
       const std::string path = (std::filesystem::path(stl_dir) / f.name).string();
+      refuse_overwriting_input("stl", path, {file, from});
       write_output(path, f.data);
       std::cout << "wrote " << path << ": " << f.cells << " cells, " << with_commas(f.mesh.size())
                 << " triangles\n";

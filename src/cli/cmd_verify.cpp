@@ -57,6 +57,7 @@ int cmd_verify(const std::vector<std::string>& args) {
       "options");
   std::uint64_t max_nodes = limits().max_nodes;
   std::string json_out;
+  XmlLimitFlags xml;
   // clang-format off
   opts.add_options()
     ("help,h", "show this help")
@@ -66,6 +67,7 @@ int cmd_verify(const std::vector<std::string>& args) {
      "text then goes to stderr)")
     ("max-nodes", po::value(&max_nodes), "as for 'cubex solve': the largest matrix to build");
   // clang-format on
+  add_xml_limit_options(opts, xml);
   std::vector<std::string> files;
   po::options_description hidden;
   hidden.add_options()("files", po::value(&files));
@@ -74,6 +76,8 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (files.size() != 2) throw UsageError("expected PUZZLE and SOLUTIONS.json");
 
   set_max_nodes(max_nodes);
+  apply_xml_limits(xml);
+  if (!json_out.empty()) refuse_overwriting_input("json", json_out, files);
   g_activity = "reading and compiling the puzzle";
   std::unique_ptr<Puzzle> puzzle = load_puzzle(files[0]);
   g_activity = "reading and checking the solutions";

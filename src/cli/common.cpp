@@ -1,6 +1,7 @@
 // Helpers shared by the subcommands.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -154,20 +155,52 @@ void write_json(const std::string& path, const nlohmann::json& j) {
 
 void refuse_overwriting_input(const std::string& flag, const std::string& out,
                               const std::vector<std::string>& inputs) {
+  const std::string why = output_path_problem(out, inputs);
+  if (why.empty()) return;
+  if (why.rfind("names the input", 0) != 0) throw UsageError(why);
+  throw UsageError((flag.empty() ? std::string("OUT ") : "--" + flag + " ") + excerpt(out, 200) +
+                   " " + why);
+}
+
+void add_xml_limit_options(boost::program_options::options_description& opts, XmlLimitFlags& f) {
+  namespace po = boost::program_options;
+  opts.add_options()("max-xml-bytes", po::value(&f.bytes),
+                     "BurrTools files: the most bytes of XML after decompression (default 64 MiB)")(
+      "max-xml-elements", po::value(&f.elements),
+      "BurrTools files: the most XML elements (default 1,000,000; attributes: 4 times as many)");
+}
+
+void apply_xml_limits(const XmlLimitFlags& f) {
+  constexpr std::uint64_t kMost = std::uint64_t(1) << 40;
+  if (f.bytes < 1 || f.bytes > kMost) {
+    throw UsageError("expected --max-xml-bytes from 1 to " + with_commas(kMost) + ", found " +
+                     std::to_string(f.bytes));
+  }
+  if (f.elements < 1 || f.elements > kMost) {
+    throw UsageError("expected --max-xml-elements from 1 to " + with_commas(kMost) + ", found " +
+                     std::to_string(f.elements));
+  }
+  Limits& l = limits();
+  l.max_xml_bytes = f.bytes;
+  l.max_xml_attribute_bytes = std::max<std::uint64_t>(f.bytes / 64, 1 << 20);
+  l.max_xml_elements = f.elements;
+  l.max_xml_attributes = 4 * f.elements;
+}
+
+void check_output_folder(const std::string& flag, const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path o = fs::weakly_canonical(out, ec);
-  if (ec) return;  // the write reports what is wrong with the path
-  for (const std::string& in : inputs) {
-    if (in.empty()) continue;
-    std::error_code ec2;
-    const fs::path i = fs::weakly_canonical(in, ec2);
-    bool same = !ec2 && i == o;
-    if (!same && fs::exists(out, ec2) && fs::exists(in, ec2)) same = fs::equivalent(out, in, ec2);
-    if (same) {
-      throw UsageError("--" + flag + " " + excerpt(out, 200) + " names the input file " +
-                       excerpt(in, 200) + ": choose another file to write");
-    }
+  fs::path p = fs::absolute(dir, ec);
+  if (ec) throw UsageError("--" + flag + " " + excerpt(dir, 200) + ": " + ec.message());
+  const std::string shown = "--" + flag + " " + excerpt(dir, 200);
+  if (fs::exists(p, ec) && !fs::is_directory(p, ec))
+    throw UsageError(shown + " is a file: expected a folder");
+  while (!fs::exists(p, ec) && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
+  if (!fs::is_directory(p, ec))
+    throw UsageError(shown + " cannot be made: " + p.string() + " is not a folder");
+  if (::access(p.c_str(), W_OK | X_OK) != 0) {
+    throw UsageError(shown + " cannot be written: " + p.string() + " does not take new files (" +
+                     std::strerror(errno) + ")");
   }
 }
 

@@ -27,10 +27,10 @@ const Command kCommands[] = {
     {"merge", "add the counts of shard results (solve --shard K/N)", cubex::cli::cmd_merge},
     {"convert", "write a voxel puzzle as JSON or BurrTools .xmpuzzle", cubex::cli::cmd_convert},
     {"compile", "write the exact-cover matrix in Knuth's format (--dlx)", cubex::cli::cmd_compile},
-    {"library", "list the puzzle library's classic puzzles and their counts",
-     cubex::cli::cmd_library},
     {"options", "print solve's table of options (as docs/cli.md and the man page hold it)",
      cubex::cli::cmd_options},
+    {"library", "list the puzzle library's classic puzzles and their counts",
+     cubex::cli::cmd_library},
 };
 
 void usage(std::ostream& os) {

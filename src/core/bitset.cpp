@@ -55,19 +55,6 @@
 
 namespace cubex::detail {
 
-BitsetMrv g_bitset_mrv = BitsetMrv::kAuto;
-std::uint32_t g_bitset_short_max = 254;
-bool g_bitset_bytes = true;
-bool g_bitset_avx512 = true;
-bool g_bitset_avx2_rows = true;
-std::uint32_t g_bitset_compact_words = 16;
-bool g_bitset_list_bits = true;
-bool g_bitset_prune_fix = true;
-bool g_bitset_tiny = true;
-bool g_bitset_tiny_run = true;
-bool g_bitset_lists = true;
-BitsetPrune g_bitset_prune = BitsetPrune::kAuto;
-
 namespace {
 
 constexpr std::uint32_t kLong = 0x80000000u;    // Tables::lane: the item counts in a 16-bit lane
@@ -114,7 +101,7 @@ SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16, bool avx51
 using ConflictAllFn = bool (*)(const std::uint64_t* live, const std::uint64_t* col, std::uint32_t n,
                                const std::uint64_t* conflict, std::uint32_t words,
                                std::uint32_t* opts, std::uint64_t* acc);
-// (avx512: g_bitset_avx512 when the tables were built; nullptr where the CPU lacks a part.)
+// (avx512: EngineTuning::avx512 of the tables; nullptr where the CPU lacks a part.)
 ConflictAllFn conflict_all_for(std::uint32_t words, bool avx512, bool bits);
 
 // One node's pruning fixpoint (BitsetEngine::prune_choose) with AVX-512, its live options, counts
@@ -495,7 +482,7 @@ struct Tables {
   // Counts mode in byte lanes: an item met by at most kShortMax options counts in a byte lane,
   // a longer one in a 16-bit lane; each option as a byte vector and a 16-bit vector.
   std::uint32_t s8 = 0, s16 = 0;          // lanes of each kind, rounded up to whole vectors
-  std::uint32_t short_max = 0;            // g_bitset_short_max when built
+  std::uint32_t short_max = 0;            // EngineTuning::short_max
   std::vector<std::uint32_t> item_len;    // (set_lanes: options per primary item, kept to reuse)
   std::vector<std::uint32_t> lane;        // per primary item: its lane (kLong set: 16-bit)
   std::vector<std::uint32_t> lane_item8;  // per lane: its item (padding: UINT32_MAX)
@@ -540,10 +527,11 @@ struct Tables {
   ListChooseFn list_choose = nullptr;
   ListFilterFn list_filter = nullptr;
   ListRowFn list_row = nullptr;
-  bool avx512 = false;  // the test hooks when built: which loops (g_bitset_avx512, ..._avx2_rows)
+  bool avx512 = false;  // the tuning: which loops (EngineTuning::avx512, avx2_rows)
   bool avx2_rows = false;
-  bool list_bits = false;  // g_bitset_list_bits when built
-  bool fix = false;        // g_bitset_prune_fix when built
+  bool list_bits = false;  // EngineTuning::list_bits
+  bool fix = false;        // EngineTuning::prune_fix
+  EngineTuning tuning;     // the problem's tables: what they were built with
 
   // The loops that take rows of `words` words: the child's live options, choose() by popcounts,
   // pruning's test (only with counts in byte lanes).
@@ -747,7 +735,7 @@ struct Tables {
     }
   }
 
-  explicit Tables(const Problem& p) {
+  Tables(const Problem& p, const EngineTuning& tu) : tuning(tu) {
     std::vector<std::uint32_t> internal(p.num_items());
     for (ItemId i = 0; i < p.num_items(); ++i)
       if (p.item(i).primary) internal[i] = n1++;
@@ -809,12 +797,12 @@ struct Tables {
     // Kept counts cost a decrement per primary item of every option that dies; popcounts cost
     // a scan of every open item's words. Long columns (a piece's placements die together when
     // one is chosen) favour popcounts; short ones (y25: 36 options per cell) favour counts.
-    prune = bitset_prune_limit(p);
-    avx512 = g_bitset_avx512;
-    avx2_rows = g_bitset_avx2_rows;
-    list_bits = g_bitset_list_bits;
-    fix = g_bitset_prune_fix;
-    switch (prune ? BitsetMrv::kCounts : g_bitset_mrv) {
+    prune = bitset_prune_limit(p, tu);
+    avx512 = tu.avx512;
+    avx2_rows = tu.avx2_rows;
+    list_bits = tu.list_bits;
+    fix = tu.prune_fix;
+    switch (prune ? BitsetMrv::kCounts : tu.mrv) {
       case BitsetMrv::kAuto:
         incremental = n1 > 0 && prim_items.size() <= std::size_t{64} * n1 && m < 0xFFFF;
         break;
@@ -827,10 +815,10 @@ struct Tables {
     }
     // Counts mode in byte lanes (up to 256 short items and 64 long ones): a killed option costs
     // a subtraction per 32 items instead of per 16.
-    short_max = g_bitset_short_max;
+    short_max = tu.short_max;
     // (Pruning always counts in byte lanes: bitset_prune_limit checks that they fit.)
     cstride = (n1 + 15) / 16 * 16;
-    const bool bytes = incremental && (g_bitset_bytes || prune) && set_lanes(true);
+    const bool bytes = incremental && (tu.bytes || prune) && set_lanes(true);
     if (!bytes && incremental && cstride <= 256) {
       // Counts mode with at most 256 primary items: each option as a vector of 16-bit ones at
       // its primary items, subtracted 16 lanes at a time from counts held in registers.
@@ -955,8 +943,8 @@ class BitsetEngine final : public Engine {
       if (t_->prune) lanes8_.resize(stride8_), lanes16_.resize(stride16_);
     }
     incremental_ = t_->incremental;
-    lists_ = g_bitset_lists && !t_->prune && !t_->lmask.empty();
-    tiny_ = g_bitset_tiny && t_->words > 1 && !t_->imask.empty() && !lists_;  // (lists instead)
+    lists_ = t_->tuning.lists && !t_->prune && !t_->lmask.empty();
+    tiny_ = t_->tuning.tiny && t_->words > 1 && !t_->imask.empty() && !lists_;  // (lists instead)
     if (lists_) {
       lstride_ = (t_->m + 8 + 7) / 8 * 8;  // (list_filter stores whole vectors)
       list_.assign(levels * lstride_, 0);
@@ -967,7 +955,8 @@ class BitsetEngine final : public Engine {
     }
     open_.assign(levels * t_->pwords, 0);
     stride_ = t_->words;
-    compact_words_ = g_bitset_compact_words;
+    tiny_run_ = t_->tuning.tiny_run;
+    compact_words_ = t_->tuning.compact_words;
     tl_.assign(levels, t_.get());
     pool_.resize(levels);
     tiny_pool_.resize(levels);
@@ -1995,7 +1984,7 @@ class BitsetEngine final : public Engine {
   branch : {
     std::uint32_t best;
     if (tiny_ && !tl_[level]->tiny) narrow_tiny(level);
-    if (!replay && limit == UINT32_MAX && g_bitset_tiny_run) {
+    if (!replay && limit == UINT32_MAX && tiny_run_) {
       if (lists_) {
         if (list_run(level, cur, visit, limits, ctl, poll, r)) goto done;
         goto backup;
@@ -2046,7 +2035,7 @@ class BitsetEngine final : public Engine {
   std::vector<std::unique_ptr<Tables>> pool_;
   std::vector<std::unique_ptr<Tables>> tiny_pool_;  // the tiny tables narrowed at level L
   std::uint32_t stride_ = 0;          // words per level in live_ and nz_ (t_'s option words)
-  std::uint32_t compact_words_ = 0;   // g_bitset_compact_words when built
+  std::uint32_t compact_words_ = 0;   // EngineTuning::compact_words
   std::vector<std::uint64_t> live_;   // one bitset per level
   std::vector<std::uint32_t> nz_;     // per level: the indices of its non-zero live words
   std::vector<std::uint32_t> nzc_;    // per level: how many
@@ -2058,13 +2047,14 @@ class BitsetEngine final : public Engine {
   std::vector<std::uint16_t> cnt16_;  // per level: the 16-bit lanes
   std::uint32_t stride8_ = 0, stride16_ = 0;  // cnt8_, chk8_ (cnt16_, chk16_): lanes per level
   // The AVX2 loops of the byte-lane counts, subtract_bytes<s8 / 32, s16 / 16> and
-  // subtract_listed<...>, by the lanes of each level's tables (defined below the class).
-  static const std::array<SubtractBytesFn, 45> bytes_fns_;
-  static const std::array<SubtractListedFn, 45> listed_fns_;
+  // subtract_listed<...>, by the lanes of each level's tables (per engine: no mutable table).
+  std::array<SubtractBytesFn, 45> bytes_fns_ = bytes_table(std::make_index_sequence<45>{});
+  std::array<SubtractListedFn, 45> listed_fns_ = listed_table(std::make_index_sequence<45>{});
   std::vector<std::uint8_t> lanes8_;  // (compact(): the counts in the new lanes)
   std::vector<std::uint16_t> lanes16_;
   bool incremental_ = false;
   bool tiny_ = false;  // the search narrows to tiny tables (narrow_tiny)
+  bool tiny_run_ = false;  // EngineTuning::tiny_run
   // Mask lists (the plain tree, Tables::lmask): each level's live options as a list of their
   // masks (list_, lstride_ per level, listn_ of them), ldead_: an open item has none; rows_:
   // the positions in its list of the options of the item a level branches on (rwords_ words).
@@ -2088,15 +2078,10 @@ class BitsetEngine final : public Engine {
   std::uint64_t updates_ = 0;
 };
 
-const std::array<BitsetEngine::SubtractBytesFn, 45> BitsetEngine::bytes_fns_ =
-    BitsetEngine::bytes_table(std::make_index_sequence<45>{});
-const std::array<BitsetEngine::SubtractListedFn, 45> BitsetEngine::listed_fns_ =
-    BitsetEngine::listed_table(std::make_index_sequence<45>{});
-
 }  // namespace
 
-std::unique_ptr<Engine> make_bitset_engine(const Problem& p) {
-  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p));
+std::unique_ptr<Engine> make_bitset_engine(const Problem& p, const EngineTuning& tuning) {
+  return std::make_unique<BitsetEngine>(std::make_shared<const Tables>(p, tuning));
 }
 
 }  // namespace cubex::detail
@@ -2869,8 +2854,8 @@ SubtractListFn subtract_list_for(std::uint32_t w8, std::uint32_t w16, bool avx51
 
 // Outside the target regions above: these run on any CPU.
 
-std::uint32_t bitset_prune_limit(const Problem& p) {
-  if (g_bitset_prune == BitsetPrune::kOff || g_bitset_mrv != BitsetMrv::kAuto ||
+std::uint32_t bitset_prune_limit(const Problem& p, const EngineTuning& tuning) {
+  if (tuning.prune == BitsetPrune::kOff || tuning.mrv != BitsetMrv::kAuto ||
       p.has_multiplicities() || p.num_options() == 0)
     return 0;
   // Pruning shrinks the trees 4x (Soma) to 130x (y25) and, since its counts are kept in byte
@@ -2884,11 +2869,11 @@ std::uint32_t bitset_prune_limit(const Problem& p) {
   for (OptionId o = 0; o < m; ++o)
     for (ItemId i : p.option(o)) entries += p.item(i).primary, ++len[i];
   const bool short_columns = p.num_primary() > 0 && entries <= std::size_t{64} * p.num_primary();
-  const bool on = short_columns || m >= kPruneMinOptions || g_bitset_prune == BitsetPrune::kOn;
+  const bool on = short_columns || m >= kPruneMinOptions || tuning.prune == BitsetPrune::kOn;
   // The counts must fit the byte lanes (Tables): at most 256 short items and 64 long ones.
   std::size_t nshort = 0, nlong = 0;
   for (ItemId i = 0; i < p.num_items(); ++i)
-    if (p.item(i).primary) (len[i] <= g_bitset_short_max ? nshort : nlong) += 1;
+    if (p.item(i).primary) (len[i] <= tuning.short_max ? nshort : nlong) += 1;
   const bool lanes = nshort <= 256 && nlong <= 64;
   return on && lanes && m < 0xFFFF && m * words * 8 <= kConflictBytes ? kPruneBelow : 0;
 }

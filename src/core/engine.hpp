@@ -1,10 +1,14 @@
-// The interface both search backends implement (dlx.hpp: dancing links, the general path and the
-// reference; bitset.cpp: live-option bitsets, the fast path for plain exact cover).
+// The interface the search engines implement (dlx.hpp: dancing links, the general path and the
+// reference; bitset/: live-option bitsets, the fast path for plain exact cover; bitset_mult.cpp:
+// the same with multiplicities).
 //
-// One tree. Both backends walk the same search tree: at every node the primary item with the
-// fewest remaining options is chosen (ties: the first item), and its children are that item's
-// options in one fixed order, `search_order()` below. A node is named by its path from the root,
-// the list of child indices taken at each level; the root is the empty path.
+// The tree. At every node the primary item with the fewest remaining options is chosen (ties: the
+// first item), and its children are that item's options in one fixed order, `search_order()`
+// below. Dancing links and the bitset engines without pruning walk this same tree node for node;
+// the bitset engine pruning (EngineTuning::prune, bitset_prune_limit) first removes the options
+// that conflict with every live option of some item, which gives a smaller tree with the same
+// solutions, named by its own choice rule. A node is named by its path from the root, the list of
+// child indices taken at each level; the root is the empty path.
 //
 // Intervals. The nodes of the tree in depth-first (preorder) order are ordered as their paths
 // are lexicographically (an ancestor before its descendants). `run(span, ...)` searches the nodes
@@ -73,57 +77,16 @@ class Engine {
   virtual void for_short_runs() {}
 };
 
-// How the bitset backend finds the item with the fewest options: kScan counts them with
-// popcounts at every node, kCounts keeps the counts per level and decrements them for every
-// option that dies; kAuto picks by the average column length. A test hook: engines built while
-// it is set use it.
-enum class BitsetMrv { kAuto, kScan, kCounts };
-extern BitsetMrv g_bitset_mrv;
-// Test hooks of the counts mode: byte lanes on or off, and the longest column counted in a byte
-// lane (at most 254; longer columns count in 16-bit lanes, see g_bitset_short_max below).
-extern bool g_bitset_bytes;
-// Test hooks of the vector loops: false turns off the AVX-512 loops (engines built while it is
-// false run the AVX2 ones, as on CPUs without AVX-512); g_bitset_avx2_rows false also turns off
-// the AVX2 loops that hold rows of up to 64 words in registers (the child's live options,
-// pruning's test), which then run word by word, as they do for longer rows.
-extern bool g_bitset_avx512;
-extern bool g_bitset_avx2_rows;
-// Pruned trees: the first node of a path whose live options fit in half the words of the
-// problem's tables renumbers them and searches below it with tables that narrow (the same tree);
-// only where the tables have at least this many words (16: 1024 options). Tests set 1 to run
-// it on small random matrices.
-extern std::uint32_t g_bitset_compact_words;
-// Pruning's test with AVX-512 on rows of up to 32 words lists an item's options bit by bit;
-// false: with vpcompressb, as longer rows do (tests run both).
-extern bool g_bitset_list_bits;
-// Pruning's fixpoint with AVX-512 on rows of up to 32 words (and up to two vectors of byte lanes
-// and one of 16-bit lanes) runs with the node's live options, counts and last checks in
-// registers (prune_fix); false: in prune_choose's general loop (tests compare the two).
-extern bool g_bitset_prune_fix;
-// The plain tree of a problem with at most 64 items (no colours) renumbers the live options of
-// a node with at most 64 of them into one word, each option a mask of its items (tiny tables);
-// false: it does not (tests compare the two).
-extern bool g_bitset_tiny;
-// Below such a node (and below any node of the mask lists, g_bitset_lists) that is not being
-// replayed, the plain tree runs in a loop of its own (BitsetEngine::tiny_run, list_run); false:
-// in the general loop (tests compare the two).
-extern bool g_bitset_tiny_run;
-// The plain tree of a problem with at most 64 items (no colours) whose option numbers fit above
-// its items' bits (at most 8,192 options) keeps each level's live options as a list of their
-// masks instead (mask lists; tiny tables are then not used); false: it does not.
-extern bool g_bitset_lists;
-// Pruning in the bitset backend (a smaller tree, the same solutions): kAuto prunes where it pays
-// (bitset_prune_limit); tests turn it off to compare the plain tree with dancing links node for
-// node, or on for any problem to test it on small random ones.
-enum class BitsetPrune { kAuto, kOff, kOn };
-extern BitsetPrune g_bitset_prune;
-// The bitset backend's pruning limit for this problem: items with at most this many live options
-// prune (0: none). It shapes the tree, so it is part of the tree's identity (choice_rule).
-std::uint32_t bitset_prune_limit(const Problem& p);
+// The tuning's enums under their old names (cubex/core/tuning.hpp).
+using cubex::BitsetMrv;
+using cubex::BitsetPrune;
+// The bitset backend's pruning limit for this problem under `tuning`: items with at most this
+// many live options prune (0: none). It shapes the tree, so it is part of the tree's identity
+// (choice_rule).
+std::uint32_t bitset_prune_limit(const Problem& p, const EngineTuning& tuning = {});
 // The item choice rule of an engine, with its version: "mrv-first/1" (dancing links, and the
 // bitset backend without pruning), "mrv-first+prune16/1" (the bitset backend pruning).
-std::string choice_rule(const Problem& p, Backend backend);
-extern std::uint32_t g_bitset_short_max;
+std::string choice_rule(const Problem& p, Backend backend, const EngineTuning& tuning = {});
 
 // The order in which a chosen item's options become children: for plain exact cover, the
 // options sorted by their sorted item lists (primary items first, in the problem's order), which
@@ -135,7 +98,9 @@ const char* search_order_name(const Problem& p);
 
 // kAuto picks a bitset backend (bitset_mult.cpp with multiplicities), when the CPU has POPCNT, AVX2
 // and BMI2, and its tables stay small (items x options / 8 bytes); otherwise dancing links.
-std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend);
+// The bitset engines take `tuning` (resolved once, into the loops of their tables).
+std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend,
+                                    const EngineTuning& tuning = {});
 Backend resolve_backend(const Problem& p, Backend backend);
 
 // Estimated weight of the children [from, to) of a node whose children each weigh `child`.

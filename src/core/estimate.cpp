@@ -40,15 +40,35 @@ double since(double t0) {
   return cpu_now() - t0;
 }
 
+// The frontier nodes a depth-limited run meets. With a cap: past `cap` of them, or past the CPU
+// time `deadline` (looked at every 1024 nodes), the run is told to stop (kYield) and `cut` is set.
 struct Collect {
   std::vector<std::uint32_t>* paths;
   std::size_t count = 0;
+  std::size_t cap = SIZE_MAX;
+  double deadline = 0;  // (0: none)
+  std::atomic<std::uint32_t>* signal = nullptr;
+  bool cut = false;
   static void add(void* ctx, TreePath&& p) {
     auto& c = *static_cast<Collect*>(ctx);
     c.paths->insert(c.paths->end(), p.begin(), p.end());
     ++c.count;
+    if (c.signal && (c.count >= c.cap || (c.count % 1024 == 0 && c.deadline > 0 &&
+                                          cpu_now() > c.deadline))) {
+      c.cut = true;
+      c.signal->store(Control::kYield, std::memory_order_relaxed);
+    }
   }
 };
+
+TreeSpan subtree(const TreePath& p) {
+  TreeSpan s;
+  s.begin = p;
+  s.end = p;
+  ++s.end.back();
+  s.to_end = false;
+  return s;
+}
 
 }  // namespace
 
@@ -79,17 +99,25 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, 
   // The levels above the frontier are kept where they go on from the one listed (a first
   // listing, or the next level of this one).
   if (from_depth <= 1 || from_depth != depth_ + 1) levels_.clear();
+  SolveLimits lim;
+  lim.stop = stop_;
+  lim.max_nodes = kListNodes;
+  const double deadline = t0 + std::max(4 * seconds, 0.01);
   for (std::uint32_t d = std::max<std::uint32_t>(1, from_depth); d <= 64; ++d) {
     // The next level costs about the last one times the growth of the frontier.
     if ((listed || built()) && since(t0) + level_seconds_ * growth_ > seconds) break;
     const double level_start = cpu_now();
     std::vector<std::uint32_t> paths;
     Collect c{&paths};
+    c.cap = kListFrontier;
+    c.deadline = deadline;
+    c.signal = &signal;
     Control ctl;
     ctl.signal = &signal;
     ctl.ctx = &c;
     ctl.frontier = &Collect::add;
     double shallow = 0;
+    bool whole = true;  // (every span listed to its end)
     for (const TreeSpan& s : left) {
       // A span that starts below depth d: its start's ancestor at depth d is partly searched
       // already; list from that ancestor's next sibling on (a run would search the ancestor's
@@ -100,8 +128,16 @@ bool FrontierEstimate::build(Engine& engine, const std::vector<TreeSpan>& left, 
         ++t.begin.back();
         if (!t.to_end && !(t.begin < t.end)) continue;
       }
-      shallow += static_cast<double>(engine.run(t, d, nullptr, {}, &ctl).st.nodes);
+      lim.max_nodes = kListNodes - std::min<std::uint64_t>(kListNodes - 1, shallow);
+      const RunResult r = engine.run(t, d, nullptr, lim, &ctl);
+      shallow += static_cast<double>(r.st.nodes);
+      if (!r.st.complete) {
+        whole = false;
+        break;
+      }
     }
+    // A level cut short (too large, too slow, or stopped) is not kept: the one above stays.
+    if (!whole || c.cut || stopped()) break;
     if (c.count == 0 && d >= deepest_begin) break;  // the tree ends above depth d
     level_seconds_ = since(level_start);
     growth_ =
@@ -220,6 +256,7 @@ std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>
     phase_ += 0.6180339887498949;
     phase_ -= std::floor(phase_);
     std::size_t k = rs.front().first;
+    double even = 0, toward = 0;  // (what the draw adds to even_, toward_)
     if (!toward_end) {
       std::size_t r =
           std::min(total - 1, static_cast<std::size_t>(phase_ * static_cast<double>(total)));
@@ -230,7 +267,7 @@ std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>
         }
         r -= hi - lo;
       }
-      even_ += 1 / static_cast<double>(total);
+      even = 1 / static_cast<double>(total);
     } else {
       double m = phase_ * z;
       for (const auto& [lo, hi] : rs) {
@@ -243,13 +280,17 @@ std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>
         }
         m -= here;
       }
-      toward_ += 1 / z;
+      toward = 1 / z;
     }
+    const double size = probe(engine, node(k));
+    if (size < 0) break;  // stopped: the draw is dropped
+    even_ += even;
+    toward_ += toward;
     index_.push_back(k);
-    sizes_.push_back(probe(engine, node(k)));
-    sizes_sum_ += sizes_.back();
+    sizes_.push_back(size);
+    sizes_sum_ += size;
     ++n;
-    if (since(t0) >= seconds) break;
+    if (since(t0) >= seconds || stopped()) break;
   }
   seconds_ += since(t0);
   return n;
@@ -261,27 +302,42 @@ std::size_t FrontierEstimate::sample(Engine& engine, const std::vector<TreeSpan>
 // siblings (Knuth's estimate: 1 + children x the estimate of one child's subtree). Such a sample
 // costs a fraction of a whole subtree, so many more are drawn in the same time: bedlam_sym's
 // pruned tree has 4,900 frontier nodes of about 600 nodes each, of which about 130 were searched
-// in a whole run. The choices come from the seed (JobOptions::estimate_seed): runs with one seed
-// draw the same paths.
+// in a whole run. A part searched whole that passes kSampleNodes nodes goes on the same way, down
+// a random path (a wide tree: an 8x8 square of monominoes and dominoes in any numbers has frontier
+// subtrees of billions of nodes). The choices come from the seed (JobOptions::estimate_seed):
+// runs with one seed draw the same paths.
 double FrontierEstimate::probe(Engine& engine, TreePath p) {
   constexpr double kProbeNodes = 64;
   const double mean = sizes_.size() >= 8 ? sizes_sum_ / static_cast<double>(sizes_.size()) : 0;
   double weight = 1, nodes = 0;
   std::atomic<std::uint32_t> signal{0};
-  while (mean > kProbeNodes * weight && p.size() < 64) {
+  SolveLimits lim;
+  lim.stop = stop_;
+  // About the size of the sampled subtree, as far as known: the samples' mean, or more where a
+  // part searched whole passed kSampleNodes nodes (that part's nodes times its weight).
+  double size = mean;
+  for (;;) {
+    if (!(size > kProbeNodes * weight) || p.size() >= 64) {
+      // The part left searched whole, up to kSampleNodes nodes.
+      lim.max_nodes = kSampleNodes;
+      const RunResult r = engine.run(subtree(p), 0, nullptr, lim, nullptr);
+      if (stopped()) return -1;
+      if (r.st.complete || p.size() >= 64)
+        return nodes + weight * static_cast<double>(r.st.nodes);
+      // Too large: on down the random path, until the part left is about kProbeNodes again
+      // (each such try multiplies the known size by kSampleNodes / kProbeNodes).
+      size = std::max(size, static_cast<double>(kSampleNodes) * weight);
+    }
     std::vector<std::uint32_t> children;
     Collect c{&children};
     Control ctl;
     ctl.signal = &signal;
     ctl.ctx = &c;
     ctl.frontier = &Collect::add;
-    TreeSpan s;
-    s.begin = p;
-    s.end = p;
-    ++s.end.back();
-    s.to_end = false;
     const auto depth = static_cast<std::uint32_t>(p.size() + 1);
-    nodes += weight * static_cast<double>(engine.run(s, depth, nullptr, {}, &ctl).st.nodes);
+    lim.max_nodes = 0;
+    nodes += weight * static_cast<double>(engine.run(subtree(p), depth, nullptr, lim, &ctl).st.nodes);
+    if (stopped()) return -1;
     if (c.count == 0) return nodes;  // a dead end: the node alone
     rng_ ^= rng_ << 13;              // xorshift64
     rng_ ^= rng_ >> 7;
@@ -291,12 +347,6 @@ double FrontierEstimate::probe(Engine& engine, TreePath p) {
              children.begin() + static_cast<std::ptrdiff_t>((pick + 1) * depth));
     weight *= static_cast<double>(c.count);
   }
-  TreeSpan s;
-  s.begin = p;
-  s.end = p;
-  ++s.end.back();
-  s.to_end = false;
-  return nodes + weight * static_cast<double>(engine.run(s, 0, nullptr, {}, nullptr).st.nodes);
 }
 
 FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& left,

@@ -22,6 +22,7 @@
 // the estimate is exact up to half a frontier subtree per span that starts inside one.
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -67,8 +68,18 @@ class FrontierEstimate {
   // `from_depth` + 1, ... until one has `target` nodes or more, or `seconds` of CPU time are
   // spent (the deepest listed is kept, its samples start afresh), or the tree ends. Returns
   // whether a new frontier was listed.
+  // A level whose listing passes kListNodes nodes, kListFrontier frontier nodes or four times
+  // `seconds` (at least 10 ms), or that the stop flag cuts short, is not kept.
   bool build(Engine& engine, const std::vector<TreeSpan>& left, std::size_t target, double seconds,
              std::uint32_t from_depth = 1);
+  // The stop flag (JobOptions::stop) that every listing and sample polls: once it is set, they
+  // end within about a thousand nodes and keep nothing of the part they were doing.
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
+  static constexpr std::uint64_t kListNodes = std::uint64_t{1} << 23;
+  static constexpr std::size_t kListFrontier = std::size_t{1} << 21;
+  // A sample searches at most this many nodes of a subtree whole; past them it goes down a
+  // random path instead (probe), so that one sample of a wide tree stays short.
+  static constexpr std::uint64_t kSampleNodes = std::uint64_t{1} << 16;
   bool built() const { return depth_ > 0; }
   std::uint32_t depth() const { return depth_; }
   std::size_t size() const { return count_; }
@@ -133,7 +144,10 @@ class FrontierEstimate {
     return 1 / (even_ + toward_ * std::log(d / (d - 1)));
   }
   std::uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // the random paths of probe()
+  // The nodes of p's subtree, estimated; -1 when the stop flag cut it short.
   double probe(Engine& engine, TreePath p);
+  bool stopped() const { return stop_ && stop_->load(std::memory_order_relaxed); }
+  const std::atomic<bool>* stop_ = nullptr;
   double seconds_ = 0, build_seconds_ = 0;
   double level_seconds_ = 0, growth_ = 4;  // the last level listed: its cost, its growth
   double phase_ = 0;

@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cubex/core/exchange.hpp"
 #include "engine.hpp"
 #include "estimate.hpp"
 
@@ -95,10 +96,15 @@ std::string problem_fingerprint(const Problem& pb) {
 }
 
 SearchJob::SearchJob(const Problem& problem, const SolutionJudge* judge, Backend backend)
+    : SearchJob(problem, judge, backend, EngineTuning{}) {}
+
+SearchJob::SearchJob(const Problem& problem, const SolutionJudge* judge, Backend backend,
+                     const EngineTuning& tuning)
     : problem_(problem),
       judge_(judge),
       backend_(detail::resolve_backend(problem, backend)),
-      proto_(detail::make_engine(problem, backend_)) {}
+      tuning_(tuning),
+      proto_(detail::make_engine(problem, backend_, tuning_)) {}
 
 SearchJob::~SearchJob() = default;
 
@@ -109,7 +115,7 @@ TreeIdentity SearchJob::identity(std::uint32_t cut, std::uint32_t shard_index,
   id.items = problem_.num_items();
   id.options = problem_.num_options();
   id.order = detail::search_order_name(problem_);
-  id.rule = detail::choice_rule(problem_, backend_);
+  id.rule = detail::choice_rule(problem_, backend_, tuning_);
   id.judge = judge_ ? judge_->identity() : "";
   id.cut = cut;
   id.shard_index = shard_index;
@@ -231,7 +237,9 @@ class JobRunner {
         opt_(opt),
         visit_(visit),
         ordered_(visit && opt.ordered),
-        frontier_(opt.estimate_seed) {}
+        frontier_(opt.estimate_seed) {
+    frontier_.set_stop(opt.stop);
+  }
 
   JobResult run();
 

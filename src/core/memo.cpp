@@ -239,14 +239,14 @@ bool has_popcnt() {
 }
 
 template <class F>
-auto with_search(const Quotient& q, F&& f) {
+auto with_search(const Quotient& q, const std::atomic<bool>* stop, F&& f) {
 #if defined(__x86_64__)
   if (has_popcnt()) {
-    memo_popcnt::Search s(q);
+    memo_popcnt::Search s(q, stop);
     return f(s);
   }
 #endif
-  memo_plain::Search s(q);
+  memo_plain::Search s(q, stop);
   return f(s);
 }
 
@@ -259,14 +259,14 @@ std::string memo_applies(const Problem& problem) {
 MemoCount memo_count(const Problem& problem, std::span<const ItemId> perm,
                      const MemoLimits& limits) {
   const Quotient q = make_quotient(problem, perm, limits.order);
-  return with_search(q, [&](auto& s) { return s.count(limits); });
+  return with_search(q, limits.stop, [&](auto& s) { return s.count(limits); });
 }
 
 SolveStats memo_solve_fixed(const Problem& problem, std::span<const ItemId> perm,
                             SolutionVisitor visit, std::uint64_t max_solutions,
                             std::span<const ItemId> order) {
   const Quotient q = make_quotient(problem, perm, order);
-  return with_search(q, [&](auto& s) { return s.enumerate(visit, max_solutions); });
+  return with_search(q, nullptr, [&](auto& s) { return s.enumerate(visit, max_solutions); });
 }
 
 }  // namespace cubex

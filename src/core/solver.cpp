@@ -12,7 +12,7 @@ namespace cubex {
 
 namespace detail {
 
-std::unique_ptr<Engine> make_bitset_engine(const Problem& p);  // bitset.cpp
+std::unique_ptr<Engine> make_bitset_engine(const Problem& p, const EngineTuning& tuning);
 bool bitset_supported(const Problem& p);
 std::unique_ptr<Engine> make_bitset_mult_engine(const Problem& p);  // bitset_mult.cpp
 bool bitset_mult_supported(const Problem& p);
@@ -93,17 +93,18 @@ Backend resolve_backend(const Problem& p, Backend backend) {
 }
 
 // Change a version when its tree changes.
-std::string choice_rule(const Problem& p, Backend backend) {
+std::string choice_rule(const Problem& p, Backend backend, const EngineTuning& tuning) {
   if (resolve_backend(p, backend) == Backend::kBitset) {
-    if (const std::uint32_t t = bitset_prune_limit(p))
+    if (const std::uint32_t t = bitset_prune_limit(p, tuning))
       return "mrv-first+prune" + std::to_string(t) + "/1";
   }
   return "mrv-first/1";
 }
 
-std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend) {
+std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend,
+                                    const EngineTuning& tuning) {
   if (resolve_backend(p, backend) == Backend::kBitset)
-    return p.has_multiplicities() ? make_bitset_mult_engine(p) : make_bitset_engine(p);
+    return p.has_multiplicities() ? make_bitset_mult_engine(p) : make_bitset_engine(p, tuning);
   return std::make_unique<DlxEngine>(std::make_shared<const Dlx>(p));
 }
 
@@ -111,10 +112,12 @@ std::unique_ptr<Engine> make_engine(const Problem& p, Backend backend) {
 
 Solver::Solver(const Problem& problem, Backend backend)
     : problem_(problem), backend_(detail::resolve_backend(problem, backend)) {}
+Solver::Solver(const Problem& problem, Backend backend, const EngineTuning& tuning)
+    : problem_(problem), backend_(detail::resolve_backend(problem, backend)), tuning_(tuning) {}
 Solver::~Solver() = default;
 
 detail::Engine& Solver::engine() {
-  if (!engine_) engine_ = detail::make_engine(problem_, backend_);
+  if (!engine_) engine_ = detail::make_engine(problem_, backend_, tuning_);
   return *engine_;
 }
 

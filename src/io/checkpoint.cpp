@@ -207,6 +207,47 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
     }
     st.pending.push_back(std::move(s));
   }
+  // The counts must be consistent with each other and leave room to grow: a resumed run adds to
+  // them, and no count of a real search comes near 2^63 (a billion solutions a second would take
+  // 292 years), so a larger one is a changed file, not a result that may wrap.
+  constexpr std::uint64_t kMostCount = std::uint64_t(1) << 63;
+  const std::pair<const char*, std::uint64_t> all[] = {
+      {"total", st.counts.total},         {"unique", st.counts.unique},
+      {"symmetric", st.counts.symmetric}, {"solutions", st.counts.solutions},
+      {"nodes", st.counts.nodes},         {"updates", st.counts.updates}};
+  for (const auto& [key, v] : all) {
+    if (v >= kMostCount) {
+      rd.fail(std::string("counts.") + key,
+              "expected a count below 2^63 (9223372036854775808), found " + std::to_string(v) +
+                  ": counting on from it could overflow");
+    }
+  }
+  const std::uint64_t group = rd.count(rd.need(j, "", "run"), "run", "group_order");
+  const JobCounts& n = st.counts;
+  if (group < 1) rd.fail("run.group_order", "expected at least 1, found 0");
+  const std::uint64_t least_classes = n.total / group + (n.total % group != 0);  // no overflow
+  if (n.symmetric > n.unique || n.unique > n.solutions || n.unique > n.total ||
+      least_classes > n.unique) {
+    rd.fail("counts",
+            "expected symmetric <= unique <= solutions, and unique <= total <= unique x " +
+                std::to_string(group) + " (the group's order), found symmetric " +
+                std::to_string(n.symmetric) + ", unique " + std::to_string(n.unique) +
+                ", solutions " + std::to_string(n.solutions) + ", total " +
+                std::to_string(n.total));
+  }
+  // What is done and what is pending make up this shard's share of the tree (their weights are
+  // estimates, settled with the search; a span dropped from `pending` leaves a gap).
+  double pending_weight = 0;
+  for (const TreeSpan& s : st.pending) pending_weight += s.weight;
+  if (st.weight_done > st.weight_total * (1 + 1e-9) + 1e-12 ||
+      st.weight_done + pending_weight < st.weight_total * (1 - 1e-9) - 1e-12) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "expected the weight done (%.17g) and the pending spans' weights (%.17g) to "
+                  "make up weight_total (%.17g)",
+                  st.weight_done, pending_weight, st.weight_total);
+    rd.fail("progress", std::string(buf) + ": a span is missing, the checkpoint cannot be trusted");
+  }
   const auto& complete = rd.need(j, "", "complete");
   if (!complete.is_boolean() || complete.get<bool>() != st.pending.empty()) {
     rd.fail("complete", "expected " + std::string(st.pending.empty() ? "true" : "false") +

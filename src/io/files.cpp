@@ -4,11 +4,13 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -103,27 +105,60 @@ std::string read_whole(const std::string& path, bool text) {
   return out;
 }
 
-// Temporary files of write_file_atomic: ".NAME.cubex-tmp.PID.XXXXXX" beside NAME.
+// Temporary files of write_file_atomic and AtomicFile: ".NAME.cubex-tmp.PID.XXXXXX" beside NAME.
+// A NAME too long for that to fit in a file name (255 bytes) is cut to its first 200 bytes and a
+// hash of the whole NAME, so that a long output name never fails for its temporary's sake.
 const char kTmpTag[] = ".cubex-tmp.";
 
-// Removes the temporaries for `target` left by cubex processes that no longer run (killed while
-// writing: SIGKILL, a power cut). Those of running processes are left alone.
+std::string temp_prefix(const std::string& base) {
+  constexpr std::size_t kRoom = 255 - 1 - (sizeof kTmpTag - 1) - 10 - 1 - 6;  // dot, pid, XXXXXX
+  if (base.size() <= kRoom) return "." + base + kTmpTag;
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  for (unsigned char c : base) h = (h ^ c) * 1099511628211ULL;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return "." + base.substr(0, 200) + "~" + hex + kTmpTag;
+}
+
+// Removes the temporaries for `base` left by cubex processes that no longer run (killed while
+// writing: SIGKILL, a power cut): only regular files named with our prefix, the pid of a process
+// that is gone, and no lock held. Those of running processes are left alone.
 void remove_stale_temporaries(const std::string& dir, const std::string& base) {
   DIR* d = ::opendir(dir.c_str());
   if (!d) return;
-  const std::string prefix = "." + base + kTmpTag;
+  const std::string prefix = temp_prefix(base);
   while (const dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     char* end = nullptr;
     const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-    if (pid <= 0 || !end || *end != '.') continue;
+    if (pid <= 0 || !end || *end != '.' || std::strlen(end) != 7) continue;
+    if (pid == ::getpid()) continue;                                          // ours, in use
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // still running
+    // The writer holds an flock on its temporary while it runs: a lock we can take is a writer
+    // that is gone (also where the pid could belong to another machine sharing the folder).
     const std::string path = dir + "/" + name;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) continue;
     struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(path.c_str());
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0)
+      ::unlink(path.c_str());
+    ::close(fd);
   }
   ::closedir(d);
+}
+
+// The folder and the name of `target`, and a fresh temporary beside it (stale ones removed first).
+std::string make_temporary(const std::string& target, int& fd) {
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + (slash == 0));
+  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  remove_stale_temporaries(dir, base);
+  std::string tmpl = (slash == std::string::npos ? "" : target.substr(0, slash + 1)) +
+                     temp_prefix(base) + std::to_string(::getpid()) + ".XXXXXX";
+  fd = ::mkstemp(tmpl.data());
+  if (fd >= 0) ::flock(fd, LOCK_EX | LOCK_NB);  // held until the file is closed (see above)
+  return tmpl;
 }
 
 }  // namespace
@@ -150,6 +185,57 @@ std::string read_text_file(const std::string& path) {
   return read_whole(path, true);
 }
 
+std::string output_path_problem(const std::string& out, const std::vector<std::string>& inputs) {
+  if (out == "-") return "";
+  if (out.empty()) return "the file name is empty";
+  struct stat so {};
+  const bool exists = ::stat(out.c_str(), &so) == 0;  // through symbolic links
+  for (const std::string& in : inputs) {
+    if (in.empty() || in == "-") continue;
+    struct stat si {};
+    // The same file however it is named: a path written differently ("./a"), a symbolic link,
+    // a hard link. (An output that does not exist yet is no input.)
+    if (exists && ::stat(in.c_str(), &si) == 0 && si.st_dev == so.st_dev &&
+        si.st_ino == so.st_ino) {
+      std::string how;
+      struct stat lo {};
+      if (::lstat(out.c_str(), &lo) == 0 && S_ISLNK(lo.st_mode)) {
+        how = " (through a symbolic link)";
+      } else if (out != in && so.st_nlink > 1) {
+        how = " (a hard link to it)";
+      }
+      return "names the input file " + in + how + ": choose another file to write";  // (see .hpp)
+    }
+  }
+  const std::string cannot = "cannot write " + out + ": ";
+  if (exists) {
+    if (S_ISDIR(so.st_mode)) return cannot + std::strerror(EISDIR);
+    if (!S_ISREG(so.st_mode)) {
+      if (::access(out.c_str(), W_OK) != 0) return cannot + std::strerror(errno);
+      return "";
+    }
+  }
+  // A regular file (or none yet): the folder it is in must take a new file.
+  std::string target = out;
+  struct stat lo {};
+  if (::lstat(out.c_str(), &lo) == 0 && S_ISLNK(lo.st_mode)) {
+    if (char* real = ::realpath(out.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    }
+  }
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + (slash == 0));
+  struct stat sd {};
+  if (::stat(dir.c_str(), &sd) != 0)
+    return cannot + std::strerror(errno) + " (the folder " + dir + " does not exist)";
+  if (!S_ISDIR(sd.st_mode)) return cannot + std::strerror(ENOTDIR) + " (" + dir + " is a file)";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return cannot + std::strerror(errno) + " (the folder " + dir + " does not take new files)";
+  }
+  return "";
+}
+
 void write_file_atomic(const std::string& path, std::string_view content) {
   if (path.empty()) throw std::runtime_error("cannot write to an empty file name");
   // Write through a symbolic link to the file it names, rather than replacing the link.
@@ -174,13 +260,8 @@ void write_file_atomic(const std::string& path, std::string_view content) {
       return;
     }
   }
-  const std::size_t slash = target.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + (slash == 0));
-  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
-  remove_stale_temporaries(dir, base);
-  std::string tmpl = (slash == std::string::npos ? "" : target.substr(0, slash + 1)) + "." + base +
-                     kTmpTag + std::to_string(::getpid()) + ".XXXXXX";
-  const int fd = ::mkstemp(tmpl.data());
+  int fd = -1;
+  const std::string tmpl = make_temporary(target, fd);
   if (fd < 0) write_error(path, errno);
   ::fchmod(fd, 0644);
   int e = write_all(fd, content);
@@ -216,8 +297,7 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
       return;
     }
   }
-  temp_ = target_ + ".tmp.XXXXXX";
-  fd_ = ::mkstemp(temp_.data());
+  temp_ = make_temporary(target_, fd_);
   if (fd_ < 0) write_error(path, errno);
   ::fchmod(fd_, 0644);
   buf_.reserve(1 << 16);

@@ -32,6 +32,8 @@
 
 #include <mpi.h>
 
+#include "cubex/core/exchange.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -110,6 +110,18 @@ std::size_t Plan::kernel() const {
   return impl_->sym ? impl_->sym->kernel() : 1;
 }
 
+const Problem& Plan::searched() const {
+  return impl_->sym ? impl_->sym->restricted() : puzzle_.problem();
+}
+
+bool Plan::anchored() const {
+  return impl_->sym && impl_->sym->anchored();
+}
+
+OptionId Plan::original_option(OptionId o) const {
+  return impl_->sym ? impl_->sym->original_option(o) : o;
+}
+
 nlohmann::json Plan::header_json(const std::string& mode) const {
   const Problem& pb = puzzle_.problem();
   return {{"puzzle",

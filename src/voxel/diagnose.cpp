@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "cubex/error.hpp"
 #include "cubex/voxel/model.hpp"
 
 namespace cubex::voxel {
@@ -13,11 +14,20 @@ std::string quoted(const std::string& s) {
 }
 
 // "A", "A and B", "A, B and C".
+// "a, b and c"; a long list names its first ten and how many more ("a, b, ... j and 99,990
+// more"), so that a note stays one short line.
 std::string name_list(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 10;
   std::string out;
-  for (std::size_t k = 0; k < names.size(); ++k) {
+  const std::size_t shown = names.size() > kShown + 1 ? kShown : names.size();
+  for (std::size_t k = 0; k < shown; ++k) {
     if (k) out += k + 1 == names.size() ? " and " : ", ";
-    out += names[k];
+    out += names[k].size() > 40 ? excerpt(names[k], 40) : names[k];
+  }
+  if (shown < names.size()) {
+    std::string more = std::to_string(names.size() - shown);
+    for (int at = int(more.size()) - 3; at > 0; at -= 3) more.insert(std::size_t(at), ",");
+    out += " and " + more + " more";
   }
   return out;
 }

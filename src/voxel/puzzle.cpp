@@ -72,10 +72,15 @@ std::string read_placement(const json& j, ClaimedPlacement& out, const std::stri
 }
 
 // Cells are placed at their coordinates (tag 0 for must-fill, 1 for optional cells, which must
-// stay optional); pieces have no place. A reflection maps a piece to its mirror twin: itself when
-// pieces may be mirrored or the piece is congruent to its mirror image by a rotation, else another
-// piece with the same number of copies whose rotations give the mirror image (Soma's two screw
-// pieces). Twins are paired in order so that the map is an involution.
+// stay optional); pieces have no place. A reflection maps a piece to its mirror twin: the piece
+// whose allowed orientations are the mirror images of this piece's allowed orientations, with the
+// same number of copies. That is the piece itself when pieces may be mirrored or the piece is its
+// own mirror image under its motions (a 3-D piece congruent to its mirror by a rotation, a flat
+// piece that may be turned over, a one-sided piece with a mirror line), else another piece (Soma's
+// two screw pieces; a one-sided pentomino and its primed twin). The mirror used keeps the normal of
+// a flat container, so that one-sided pieces stay face up; reflections that turn the plane over
+// are then no symmetry of a one-sided chiral piece (cube_symmetry_group() checks every option).
+// Twins are paired in order so that the map is an involution.
 ItemPlaces item_places(const Model& model, const Compiled& compiled) {
   const Problem& pb = compiled.problem;
   ItemPlaces places;
@@ -108,22 +113,36 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
     std::sort(s.begin(), s.end());
     return s;
   };
-  std::vector<std::set<Shape>> turned(np);  // the 24 rotations of each piece
-  std::vector<Shape> mirrored(np);
+  // The mirror: x -> -x, or y -> -y for a container flat in x alone (the normal of a flat
+  // container is z, else y, else x, as in allowed_symmetries()).
+  auto flat = [&](int axis) {
+    for (const Vec3& c : model.cells)
+      if (c[axis] != model.cells.front()[axis]) return false;
+    return !model.cells.empty();
+  };
+  const Mat3 mirror =
+      flat(0) && !flat(1) && !flat(2) ? Mat3{{{{1, 0, 0}, {0, -1, 0}, {0, 0, 1}}}} : mirror_x();
+  std::vector<std::set<Shape>> turned(np);    // the allowed orientations of each piece
+  std::vector<std::set<Shape>> mirrored(np);  // their mirror images
   for (std::size_t p = 0; p < np; ++p) {
-    for (const Mat3& m : cube_rotations()) turned[p].insert(shape(p, m));
-    mirrored[p] = shape(p, mirror_x());
+    const std::uint64_t allowed = allowed_symmetries(model, p);
+    for (int k = 0; k < 48; ++k) {
+      if (!(allowed >> k & 1)) continue;
+      const Mat3& m = cube_symmetries()[std::size_t(k)];
+      turned[p].insert(shape(p, m));
+      mirrored[p].insert(shape(p, mirror * m));
+    }
   }
   std::vector<int> twin(np, -1);
   for (std::size_t p = 0; p < np; ++p) {
-    if (model.mirror || turned[p].count(mirrored[p])) {
+    if (model.mirror || turned[p] == mirrored[p]) {
       twin[p] = static_cast<int>(p);
       continue;
     }
     if (twin[p] >= 0) continue;
     for (std::size_t q = p + 1; q < np; ++q) {
       if (twin[q] < 0 && model.pieces[q].count == model.pieces[p].count &&
-          model.pieces[q].fewest() == model.pieces[p].fewest() && turned[q].count(mirrored[p])) {
+          model.pieces[q].fewest() == model.pieces[p].fewest() && turned[q] == mirrored[p]) {
         twin[p] = static_cast<int>(q);
         twin[q] = static_cast<int>(p);
         break;

@@ -61,10 +61,13 @@ json to_json(const Model& model) {
       j["count"] = p.count;
     }
     if (!p.colours.empty()) j["colours"] = p.colours;
+    if (p.distinct) j["distinct"] = true;
+    if (p.turn_over && *p.turn_over != model.turn_over) j["turn_over"] = *p.turn_over;
     pieces.push_back(j);
   }
   doc["pieces"] = pieces;
   if (model.mirror) doc["mirror"] = true;
+  if (!model.turn_over) doc["turn_over"] = false;
   if (model.coloured) {
     json pairs = json::array();
     for (const auto& [p, r] : model.colour_pairs) pairs.push_back(json::array({p, r}));
@@ -86,9 +89,10 @@ bool flat(const json& j) {  // numbers only, or arrays of numbers only
 void print(const json& j, int indent, std::string& out) {
   const std::string pad(std::size_t(indent) * 2, ' '), inner(std::size_t(indent + 1) * 2, ' ');
   if (j.is_object()) {
-    static const char* const order[] = {
-        "name",   "kind",  "comment", "container", "box",    "cells",        "optional",
-        "layers", "count", "colours", "pieces",    "mirror", "colour_pairs", "max_holes"};
+    static const char* const order[] = {"name",   "kind",    "comment",      "container",
+                                        "box",    "cells",   "optional",     "layers",
+                                        "count",  "colours", "distinct",     "turn_over",
+                                        "pieces", "mirror",  "colour_pairs", "max_holes"};
     std::vector<std::string> keys;
     for (const char* k : order)
       if (j.contains(k)) keys.push_back(k);

@@ -78,14 +78,14 @@ inline void solve_some(const Problem& pb, const Puzzle* puzzle = nullptr) {
         lim);
   };
   // The bitset backend's plain tree (no pruning) is the tree of dancing links.
-  detail::g_bitset_prune = detail::BitsetPrune::kOff;
+  EngineTuning plain;
+  plain.prune = BitsetPrune::kOff;
   for (const Backend b : {Backend::kLinks, Backend::kAuto}) {
-    Solver solver(pb, b);
+    Solver solver(pb, b, plain);
     if (runs == 1 && solver.backend() == Backend::kLinks) break;
     st[runs] = run(solver, found[runs]);
     ++runs;
   }
-  detail::g_bitset_prune = detail::BitsetPrune::kAuto;
   if (runs == 2 && detail::bitset_prune_limit(pb) > 0) {
     // Pruning: a smaller tree with the same solutions.
     Solver pruned(pb, Backend::kBitset);

@@ -20,8 +20,9 @@
 namespace cubex::burrtools {
 
 // The bytes of a gzip stream inflated (a multi-member stream too), or `data` itself when it does
-// not start with the gzip magic. Throws InputError naming `file` for corrupt or truncated data
-// and for more than limits().max_file_bytes of text.
+// not start with the gzip magic. Throws InputError naming `file` for corrupt or truncated data,
+// data after the gzip stream, and more than limits().max_xml_bytes of XML (refused while
+// inflating: no more than that is ever held).
 std::string gunzip(std::string_view data, const std::string& file);
 // `text` as a gzip stream.
 std::string gzip(std::string_view text);
@@ -35,8 +36,11 @@ struct Loaded {
   std::size_t chosen = 0;                          // index of the problem read
 };
 
-// Parses the (decompressed) XML `text` of `file`; `options.problem` picks the problem by name or
-// 1-based index (default the first). Throws InputError.
+// Parses the (decompressed) XML `text` of `file`; `options.problem` picks the problem by its
+// exact name, else (surrounding spaces ignored) by its 1-based number ("2" or "problem 2") or name
+// (default the first). Before parsing, the text's elements, attributes and attribute values are
+// checked against limits() (max_xml_elements, max_xml_attributes, max_xml_attribute_bytes).
+// Throws InputError.
 Loaded parse_xmpuzzle(std::string_view text, const std::string& file, const LoadOptions& options);
 
 // Reads a file (gzip or plain XML).
@@ -45,8 +49,10 @@ std::unique_ptr<Puzzle> load_xmpuzzle(const std::string& path, const LoadOptions
 voxel::Model load_xmpuzzle_model(const std::string& path, const LoadOptions& options);
 
 // The model as BurrTools XML (one problem, state unsolved). Throws InputError naming `path` when
-// the model cannot be expressed: mirror images allowed for a piece that differs from its mirror
-// image (BurrTools only turns pieces).
+// the model cannot be expressed, so that a conversion never changes the count: mirror images
+// allowed for a piece that differs from its mirror image (BurrTools only turns pieces), a
+// one-sided piece ("turn_over": false) that differs from its mirror image (BurrTools turns every
+// piece over), or a "distinct" piece congruent to another (BurrTools counts them as identical).
 std::string to_xml(const voxel::Model& model, const std::string& path);
 // to_xml() compressed: the contents of a `.xmpuzzle` file.
 std::string write_xmpuzzle(const voxel::Model& model, const std::string& path);

@@ -15,8 +15,11 @@
 // counts of the searched parts and the list of spans left, so a resumed run repeats nothing.
 //
 // Identity. A JobState names its tree (TreeIdentity): the problem's fingerprint, the option order
-// and choice rule, the judge, and the shard. Both backends walk the identical tree, so a state
-// from one resumes on the other; a state of another tree is refused.
+// and choice rule, the judge, and the shard. A state resumes only on the tree it names; a state
+// of another tree is refused. Dancing links and the bitset backend without pruning walk one tree
+// (choice rule "mrv-first/1"), so a state of one resumes on the other; where the bitset backend
+// prunes (EngineTuning::prune, "mrv-first+prune16/1") its tree is smaller and its states resume
+// only on the bitset backend pruning.
 //
 // Threads. Each thread searches, counts and judges on its own; results are combined when a span
 // ends. The visitor, when there is one, is called one solution at a time (never concurrently);
@@ -169,10 +172,10 @@ struct JobOptions {
   // state holds all the work done.
   std::function<void(const JobState&)> on_checkpoint;
   double checkpoint_seconds = 60;
-  // A search spread over processes (see WorkExchange): the job starts with no work, takes what
-  // the exchange brings and runs until the exchange ends it. The exchange then owns the stop
-  // flag, progress and checkpoints (stop, on_progress and on_checkpoint are not used), and
-  // resume, shards, `ordered` and max_classes are refused.
+  // A search spread over processes (see WorkExchange, cubex/core/exchange.hpp): the job starts
+  // with no work, takes what the exchange brings and runs until the exchange ends it. The
+  // exchange then owns the stop flag, progress and checkpoints (stop, on_progress and
+  // on_checkpoint are not used), and resume, shards, `ordered` and max_classes are refused.
   WorkExchange* exchange = nullptr;
 };
 
@@ -188,51 +191,17 @@ struct JobResult {
   JobState state;            // resumable (complete() when the shard is done)
 };
 
-// The running job as a WorkExchange sees it: only valid inside WorkExchange::poll().
-class JobLink {
- public:
-  bool idle() const;        // no span pending or running here
-  void add(TreeSpan span);  // work from elsewhere (disjoint from all the work here)
-  // Work for elsewhere: true with the last pending span, when there is one. Otherwise false, and
-  // a running thread is asked to split its work, so that a later call finds a pending span.
-  bool take(TreeSpan& out);
-  // The counts settled here since the last call, and the weight of the spans they settled.
-  JobCounts drain(double& weight);
-  // The running threads set their work aside (and go on): after settle(), settled() becomes
-  // true once every thread has, so drain() holds all the work done until then.
-  void settle();
-  bool settled() const;
-  // hold(): the threads set their work aside and start nothing until release(); held() becomes
-  // true when they have. spans(): the spans here, in tree order (all pending once held).
-  void hold();
-  bool held() const;
-  void release();
-  std::vector<TreeSpan> spans() const;
-
- private:
-  friend class JobRunner;
-  explicit JobLink(JobRunner& r) : r_(&r) {}
-  JobRunner* r_;
-};
-
-// Links the jobs of a search spread over processes (cubex's MPI mode, src/mpi, is one). The job
-// calls poll() on its calling thread about every millisecond, and never from two threads at once;
-// poll() moves spans in and out through the link and returns false to end the run.
-class WorkExchange {
- public:
-  virtual ~WorkExchange() = default;
-  virtual bool poll(JobLink& link) = 0;
-  // How soon to poll again, in microseconds (asked after each poll; 100 to 10,000).
-  virtual unsigned next_poll_us() const { return 1000; }
-};
-
 class SearchJob {
  public:
   // The tree of `problem` (with `judge`, solutions are judged and counted as classes). Throws
   // std::invalid_argument when `backend` does not apply (see Solver).
   explicit SearchJob(const Problem& problem, const SolutionJudge* judge = nullptr,
                      Backend backend = Backend::kAuto);
+  // The same with the bitset backend's tuning (cubex/core/tuning.hpp).
+  SearchJob(const Problem& problem, const SolutionJudge* judge, Backend backend,
+            const EngineTuning& tuning);
   SearchJob(Problem&&, const SolutionJudge* = nullptr, Backend = Backend::kAuto) = delete;
+  SearchJob(Problem&&, const SolutionJudge*, Backend, const EngineTuning&) = delete;
   ~SearchJob();
   SearchJob(const SearchJob&) = delete;
   SearchJob& operator=(const SearchJob&) = delete;
@@ -257,6 +226,7 @@ class SearchJob {
   SolveStats search(const TreeSpan& span, SolutionVisitor* visit = nullptr);
 
   Backend backend() const { return backend_; }
+  const EngineTuning& tuning() const { return tuning_; }
   const Problem& problem() const { return problem_; }
   const SolutionJudge* judge() const { return judge_; }
 
@@ -266,6 +236,7 @@ class SearchJob {
   const Problem& problem_;
   const SolutionJudge* judge_;
   Backend backend_;
+  EngineTuning tuning_;
   std::unique_ptr<detail::Engine> proto_;
 };
 

@@ -4,14 +4,14 @@
 //   auto stats = solver.count();                        // just count
 //   solver.solve([&](std::span<const cubex::OptionId> s) { ...; return true; });  // visit all
 //
-// Two backends walk the same search tree (Backend below): Knuth's Algorithm X over dancing
-// links, extended with his Algorithm M for multiplicities, and bitsets of the live options
-// (src/core/bitset.cpp; with multiplicities src/core/bitset_mult.cpp). At each level the primary item with the fewest
+// Two backends (Backend below): Knuth's Algorithm X over dancing links, extended with his
+// Algorithm M for multiplicities, and bitsets of the live options (src/core/bitset/; with
+// multiplicities src/core/bitset_mult.cpp). At each level the primary item with the fewest
 // remaining options (MRV; ties: the first item) is branched on. The search loops are iterative,
 // allocate nothing and make no virtual call; a visitor is called once per solution.
 //
-// For several threads, progress, checkpoints and shards see parallel.hpp (ParallelSolver),
-// which cuts this same tree into work units.
+// For several threads, progress, checkpoints and shards see job.hpp (SearchJob), which cuts the
+// tree of one backend into spans.
 #pragma once
 
 #include <atomic>
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cubex/core/problem.hpp"
+#include "cubex/core/tuning.hpp"
 
 namespace cubex {
 
@@ -60,8 +61,12 @@ struct SolveStats {
   double seconds = 0;           // wall-clock time of the search
 };
 
-// The search backends. Both walk the same tree (same item choices, same order of children) and
-// give the same solutions in the same order; they differ only in speed and in what they accept.
+// The search backends. Both find the same solutions. Without pruning they walk the same tree
+// (same item choices, same order of children, the solutions in the same order); the bitset
+// backend prunes where it pays (EngineTuning::prune, plain exact cover only): an option that
+// conflicts with every live option of some item is removed before the item is chosen, so its
+// tree has fewer nodes and its solutions may come in another order. The tree's choice rule
+// (SearchJob::identity) says which tree a run walks.
 //   kLinks:  dancing links (Algorithms X and M): every problem, multiplicities included.
 //   kBitset: live-option bitsets, usually several times faster on puzzle-sized matrices:
 //            plain exact cover, and multiplicities (Algorithm M) with under 28,672 options;
@@ -90,7 +95,10 @@ class Solver {
   // Throws std::invalid_argument when `backend` is kBitset and the problem is outside what it
   // takes (see Backend), and ProblemError when the matrix has more than kMaxMatrixNodes nodes.
   explicit Solver(const Problem& problem, Backend backend = Backend::kAuto);
+  // The same with the bitset backend's tuning (cubex/core/tuning.hpp).
+  Solver(const Problem& problem, Backend backend, const EngineTuning& tuning);
   Solver(Problem&&, Backend = Backend::kAuto) = delete;  // it would dangle
+  Solver(Problem&&, Backend, const EngineTuning&) = delete;
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
@@ -111,6 +119,7 @@ class Solver {
 
   const Problem& problem_;
   Backend backend_;
+  EngineTuning tuning_;
   std::unique_ptr<detail::Engine> engine_;
 };
 

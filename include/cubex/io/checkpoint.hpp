@@ -25,7 +25,7 @@ namespace cubex {
 struct CheckpointRun {
   std::string file;               // the puzzle file
   std::string symmetry;           // none | rotations | auto
-  std::string backend;            // links | bitset (informational: both walk the same tree)
+  std::string backend;            // links | bitset (informational: the tree is the identity's)
   std::uint64_t group_order = 1;  // of the symmetry group (1: none)
 };
 

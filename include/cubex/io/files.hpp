@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cubex {
 
@@ -17,10 +18,21 @@ std::string read_text_file(const std::string& path);
 // it holds no CR, else a copy in `storage` with each CRLF and each lone CR turned into LF.
 std::string_view unix_newlines(std::string_view text, std::string& storage);
 
+// Why a command that reads `inputs` may not write `out`, found before any work is done; "" when
+// it may. Refused: `out` is one of the inputs (the same path, a symbolic link to it, or a hard
+// link: the same device and inode), a folder, or a file in a folder that does not exist or that
+// cannot be written to (the temporary file and the rename need the folder), or a device or pipe
+// that cannot be opened for writing. "-" (standard output) is always accepted. The reason reads
+// "names the input file IN: ..." (for the caller to prefix with the flag and `out`) or "cannot
+// write OUT: <strerror> (...)".
+std::string output_path_problem(const std::string& out, const std::vector<std::string>& inputs);
+
 // Writes `content` to `path` through a temporary file in the same folder that is renamed into
 // place, so `path` is either untouched or complete. The temporary is ".NAME.cubex-tmp.PID.XXXXXX"
-// (PID: this process); one left by a process that no longer runs (killed by SIGKILL while
-// writing) is removed by the next write to the same NAME. A symbolic link is written through (the
+// (PID: this process, which holds an flock on it while it writes); one left by a process that no
+// longer runs (killed by SIGKILL while writing) is removed by the next write to the same NAME
+// (by write_file_atomic or AtomicFile). A NAME too long for the suffix is shortened in the
+// temporary's name (its first 200 bytes and a hash). A symbolic link is written through (the
 // file it names is replaced); a device or pipe (/dev/stdout, /dev/full, a FIFO) is written
 // directly. Throws std::runtime_error with the reason ("cannot write PATH: No space left on
 // device").

@@ -39,6 +39,10 @@ struct Piece {
       std::nullopt;  // flat puzzles: this piece's own "turn_over" (else the model's)
   // Colours (BurrTools): parallel to `cells`, 0 = neutral; empty = every cell neutral.
   std::vector<std::uint8_t> colours{};
+  // Only for taking assemblies apart (cubex/disassembly): BurrTools' weight (the heavier side
+  // stays) and disassembly groups, (group > 0, copies in it) (empty: none).
+  int weight = 1;
+  std::vector<std::pair<int, int>> groups{};
 
   int fewest() const { return min_count < 0 ? count : min_count; }
   bool ranged() const { return fewest() != count; }

@@ -1,0 +1,37 @@
+# ctest script (core_no_mutable_data): the data symbols of static libraries that a program could
+# change, `nm -C` types B, D, b, d (.bss, .data, and .data.rel.ro, which nm does not tell apart),
+# less vtables, typeinfo and guard variables. The core holds no state between calls: engine
+# tuning is a value passed down (cubex/core/tuning.hpp). Fails listing every other symbol.
+#   cmake -DNM=<nm> -DLIBS=<a|b> [-DALLOWED=<regex>] -P check_mutable_data.cmake
+# Exits 77 (ctest: skipped) when there is no nm.
+if(NOT NM OR NOT EXISTS "${NM}")
+  message("no nm program: the check is skipped")
+  cmake_language(EXIT 77)
+endif()
+string(REPLACE "|" ";" LIBS "${LIBS}")
+set(found "")
+foreach(lib IN LISTS LIBS)
+  execute_process(COMMAND "${NM}" -C "${lib}" OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${NM} -C ${lib} failed (${rc})")
+  endif()
+  string(REPLACE ";" "," out "${out}")
+  string(REPLACE "\n" ";" lines "${out}")
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^[0-9a-fA-F]* [BDbd] (.*)$")
+      continue()
+    endif()
+    set(sym "${CMAKE_MATCH_1}")
+    if(sym MATCHES "^(vtable for|typeinfo for|typeinfo name for|guard variable for) ")
+      continue()
+    endif()
+    if(ALLOWED AND sym MATCHES "${ALLOWED}")
+      continue()
+    endif()
+    string(APPEND found "  ${lib}: ${sym}\n")
+  endforeach()
+endforeach()
+if(found)
+  message(FATAL_ERROR "mutable data symbols (nm -C, types B/D/b/d):\n${found}")
+endif()
+message("no mutable data symbols in: ${LIBS}")

@@ -1,0 +1,929 @@
+// Taking an assembly apart (cubex/disassembly/disassembler.hpp): BurrTools' breadth-first search
+// over the positions of the pieces, with a table of the positions visited per search.
+#include "cubex/disassembly/disassembler.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+namespace cubex::disassembly {
+
+const char* direction_name(Direction d) {
+  static const char* const names[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
+  return names[static_cast<int>(d)];
+}
+
+Vec3 unit(Direction d) {
+  const int k = static_cast<int>(d);
+  const int s = (k & 1) ? -1 : 1;
+  switch (k >> 1) {
+    case 0:
+      return {s, 0, 0};
+    case 1:
+      return {0, s, 0};
+    default:
+      return {0, 0, s};
+  }
+}
+
+bool Separation::has_long_moves() const {
+  return moves.size() > 1 || (left && left->has_long_moves()) ||
+         (removed && removed->has_long_moves());
+}
+
+namespace {
+
+using Mask = std::uint64_t;
+constexpr std::uint16_t kFree = 0xFFFF;  // no piece in the way, however far
+constexpr int kMaxSpan = 32;             // a piece's extent along an axis (masks of 64 bits)
+
+Vec3 scaled(Vec3 v, int k) { return {v.x * k, v.y * k, v.z * k}; }
+int coord(const Vec3& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
+
+// A piece's cells as rows along each axis: for axis a, a grid over the piece's extent in the
+// other two coordinates (b = a+1, c = a+2 mod 3) of bit masks, bit k = the cell at lo[a] + k.
+struct Rows {
+  Vec3 lo, hi;
+  std::vector<Mask> grid[3];
+
+  explicit Rows(const std::vector<Vec3>& cells) {
+    int l[3] = {1 << 20, 1 << 20, 1 << 20}, h[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
+    for (const Vec3& c : cells)
+      for (int a = 0; a < 3; ++a) {
+        l[a] = std::min(l[a], coord(c, a));
+        h[a] = std::max(h[a], coord(c, a));
+      }
+    lo = {l[0], l[1], l[2]};
+    hi = {h[0], h[1], h[2]};
+    for (int a = 0; a < 3; ++a) {
+      const int b = (a + 1) % 3, c = (a + 2) % 3;
+      grid[a].assign(std::size_t((h[b] - l[b] + 1) * (h[c] - l[c] + 1)), 0);
+      for (const Vec3& v : cells)
+        grid[a][std::size_t((coord(v, b) - l[b]) * (h[c] - l[c] + 1) + (coord(v, c) - l[c]))] |=
+            Mask(1) << (coord(v, a) - l[a]);
+    }
+  }
+  Mask row(int a, int vb, int vc) const {
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    if (vb < coord(lo, b) || vb > coord(hi, b) || vc < coord(lo, c) || vc > coord(hi, c)) return 0;
+    return grid[a][std::size_t((vb - coord(lo, b)) * (coord(hi, c) - coord(lo, c) + 1) +
+                               (vc - coord(lo, c)))];
+  }
+};
+
+// How far the cells `ra` (bits from `base_a`) can slide up and down along a line before meeting
+// the cells `rb` (bits from `base_b`): the smallest gap between a cell of one and the next cell of
+// the other above (up) or below (down) it, kFree where there is none.
+void gaps(Mask ra, int base_a, Mask rb, int base_b, std::uint16_t& up, std::uint16_t& down) {
+  const int shift = base_a - base_b;  // ra in rb's frame: bits + shift
+  if (shift <= -64 || shift >= kMaxSpan) {  // one row wholly beyond the other: only ends matter
+    const int a_lo = base_a + std::countr_zero(ra), a_hi = base_a + 63 - std::countl_zero(ra);
+    const int b_lo = base_b + std::countr_zero(rb), b_hi = base_b + 63 - std::countl_zero(rb);
+    if (a_hi < b_lo) up = std::min<std::uint16_t>(up, std::uint16_t(b_lo - a_hi - 1));
+    if (b_hi < a_lo) down = std::min<std::uint16_t>(down, std::uint16_t(a_lo - b_hi - 1));
+    return;
+  }
+  using Wide = unsigned __int128;
+  // Both in one frame of 128 bits, starting 64 below rb's base (rows span at most kMaxSpan).
+  const Wide A = Wide(ra) << (64 + shift), B = Wide(rb) << 64;
+  for (Wide m = B; m;) {  // each cell of rb: the nearest cell of ra below it (up) and above (down)
+    const int k = std::uint64_t(m) ? std::countr_zero(std::uint64_t(m))
+                                   : 64 + std::countr_zero(std::uint64_t(m >> 64));
+    m &= m - 1;
+    const Wide below = A & ((Wide(1) << k) - 1);
+    if (below) {
+      const int top = std::uint64_t(below >> 64) ? 127 - std::countl_zero(std::uint64_t(below >> 64))
+                                                 : 63 - std::countl_zero(std::uint64_t(below));
+      up = std::min<std::uint16_t>(up, std::uint16_t(k - top - 1));
+    }
+    const Wide above = k == 127 ? Wide(0) : A & ~((Wide(2) << k) - 1);
+    if (above) {
+      const int bottom = std::uint64_t(above) ? std::countr_zero(std::uint64_t(above))
+                                              : 64 + std::countr_zero(std::uint64_t(above >> 64));
+      down = std::min<std::uint16_t>(down, std::uint16_t(bottom - k - 1));
+    }
+  }
+}
+
+// How far one piece can slide along each axis while another stays, by their shapes and relative
+// position: each value is computed once (from the rows of the two shapes) and kept for the
+// assemblies that follow (Workspace). Pieces are bound to shapes per assembly (bind()).
+class Tables {
+ public:
+  // Interns the shapes of the input's pieces (cells moved to a smallest corner of 0).
+  void bind(const Input& input) {
+    shape_.clear();
+    origin_.clear();
+    for (const Piece& p : input.pieces) {
+      Vec3 lo{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
+              std::numeric_limits<int>::max()};
+      for (const Vec3& c : p.cells) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      std::vector<Vec3> cells;
+      cells.reserve(p.cells.size());
+      for (const Vec3& c : p.cells) cells.push_back(c - lo);
+      std::sort(cells.begin(), cells.end());
+      auto [it, fresh] = shapes_.try_emplace(std::move(cells), int(rows_.size()));
+      if (fresh) rows_.emplace_back(it->first);
+      shape_.push_back(it->second);
+      origin_.push_back(lo);
+    }
+    if (rows_.size() > 0xFFFF || used_ > (std::size_t(1) << 22)) clear();
+  }
+
+  // How far i can slide in each direction (+x, -x, ... as Direction) while j stays: value[d],
+  // with bit d of `finite` set where j is in the way, and of `zero` where it is at once.
+  struct Free {
+    std::uint16_t value[6];
+    std::uint8_t finite, zero;
+  };
+
+  // Pieces i and j of the bound input; e = offset of i - offset of j.
+  Free get(int i, int j, const Vec3& e) {
+    const int si = shape_[std::size_t(i)], sj = shape_[std::size_t(j)];
+    const Vec3 d = origin_[std::size_t(i)] + e - origin_[std::size_t(j)];
+    if (std::abs(d.x) >= 512 || std::abs(d.y) >= 512 || std::abs(d.z) >= 512)
+      return compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
+    const std::uint64_t key = (std::uint64_t(si) << 48) | (std::uint64_t(sj) << 32) |
+                              (std::uint64_t(d.x & 0x3FF) << 20) |
+                              (std::uint64_t(d.y & 0x3FF) << 10) | std::uint64_t(d.z & 0x3FF);
+    if ((used_ + 1) * 2 > keys_.size()) grow();
+    std::size_t k = slot(key);
+    while (keys_[k] != kEmpty) {
+      if (keys_[k] == key) return values_[k];
+      k = (k + 1) & (keys_.size() - 1);
+    }
+    keys_[k] = key;
+    values_[k] = compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
+    ++used_;
+    return values_[k];
+  }
+
+ private:
+  static Free compute(const Rows& A, const Rows& B, const Vec3& e) {
+    Free f;
+    f.finite = f.zero = 0;
+    for (int a = 0; a < 3; ++a) {
+      std::uint16_t& up = f.value[2 * a];
+      std::uint16_t& down = f.value[2 * a + 1];
+      up = down = kFree;
+      const int b = (a + 1) % 3, c = (a + 2) % 3;
+      // A's rows, displaced by e, that meet B's extent.
+      const int b_lo = std::max(coord(A.lo, b) + coord(e, b), coord(B.lo, b));
+      const int b_hi = std::min(coord(A.hi, b) + coord(e, b), coord(B.hi, b));
+      const int c_lo = std::max(coord(A.lo, c) + coord(e, c), coord(B.lo, c));
+      const int c_hi = std::min(coord(A.hi, c) + coord(e, c), coord(B.hi, c));
+      for (int vb = b_lo; vb <= b_hi; ++vb) {
+        for (int vc = c_lo; vc <= c_hi; ++vc) {
+          const Mask ra = A.row(a, vb - coord(e, b), vc - coord(e, c));
+          const Mask rb = B.row(a, vb, vc);
+          if (ra && rb) gaps(ra, coord(A.lo, a) + coord(e, a), rb, coord(B.lo, a), up, down);
+        }
+      }
+    }
+    for (int d = 0; d < 6; ++d) {
+      if (f.value[d] != kFree) f.finite |= std::uint8_t(1 << d);
+      if (f.value[d] == 0) f.zero |= std::uint8_t(1 << d);
+    }
+    return f;
+  }
+
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // (no key: shapes < 0xFFFF)
+  std::size_t slot(std::uint64_t key) const {
+    std::uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 32;
+    return std::size_t(h * 0xBF58476D1CE4E5B9ull >> 40) & (keys_.size() - 1);
+  }
+  void grow() {
+    std::vector<std::uint64_t> keys = std::move(keys_);
+    std::vector<Free> values = std::move(values_);
+    keys_.assign(std::max<std::size_t>(256, keys.size() * 2), kEmpty);
+    values_.assign(keys_.size(), Free{});
+    for (std::size_t q = 0; q < keys.size(); ++q) {
+      if (keys[q] == kEmpty) continue;
+      std::size_t k = slot(keys[q]);
+      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
+      keys_[k] = keys[q];
+      values_[k] = values[q];
+    }
+  }
+
+  void clear() {
+    shapes_.clear();
+    rows_.clear();
+    keys_.clear();
+    values_.clear();
+    used_ = 0;
+  }
+
+  std::map<std::vector<Vec3>, int> shapes_;
+  std::vector<Rows> rows_;  // per shape
+  std::vector<int> shape_;  // per piece of the bound input
+  std::vector<Vec3> origin_;
+  std::vector<std::uint64_t> keys_;
+  std::vector<Free> values_;
+  std::size_t used_ = 0;
+};
+
+// BurrTools' groups: the sets of pieces accepted as staying together so far in one assembly,
+// each given a group so that no group holds more copies of a kind than it has. Once a set cannot
+// be placed, every later one is refused too (as in BurrTools).
+class Grouping {
+ public:
+  explicit Grouping(const Input& input) : input_(input) {
+    for (std::size_t k = 0; k < input.groups.size(); ++k) {
+      for (const GroupShare& g : input.groups[k]) {
+        if (g.group > 0) cap_[{int(k), g.group}] += g.count;
+      }
+    }
+    for (const auto& [key, count] : cap_) {
+      (void)count;
+      if (std::find(ids_.begin(), ids_.end(), key.second) == ids_.end()) ids_.push_back(key.second);
+    }
+  }
+
+  // Whether the pieces (global indices) are all in one group: each piece's kind belongs to
+  // exactly one group, the same for all, and not group 0.
+  bool one_group(std::span<const int> pieces) const {
+    int group = 0;
+    for (int p : pieces) {
+      const auto& gs = shares(input_.pieces[std::size_t(p)].kind);
+      if (gs.size() != 1 || gs[0].group <= 0) return false;
+      if (group == 0) group = gs[0].group;
+      if (group != gs[0].group) return false;
+    }
+    return group != 0;
+  }
+
+  bool add(std::span<const int> pieces) {
+    if (failed_) return false;
+    std::vector<int> kinds;
+    for (int p : pieces) kinds.push_back(input_.pieces[std::size_t(p)].kind);
+    sets_.push_back(std::move(kinds));
+    std::map<std::pair<int, int>, int> left = cap_;
+    if (!place(0, left)) failed_ = true;
+    return !failed_;
+  }
+
+ private:
+  const std::vector<GroupShare>& shares(int kind) const {
+    static const std::vector<GroupShare> none;
+    return std::size_t(kind) < input_.groups.size() ? input_.groups[std::size_t(kind)] : none;
+  }
+  bool place(std::size_t s, std::map<std::pair<int, int>, int>& left) const {
+    if (s == sets_.size()) return true;
+    for (int g : ids_) {
+      bool fits = true;
+      std::size_t k = 0;
+      for (; k < sets_[s].size(); ++k) {
+        auto it = left.find({sets_[s][k], g});
+        if (it == left.end() || it->second == 0) {
+          fits = false;
+          break;
+        }
+        --it->second;
+      }
+      if (fits && place(s + 1, left)) return true;
+      for (std::size_t q = 0; q < k; ++q) ++left[{sets_[s][q], g}];
+    }
+    return false;
+  }
+
+  const Input& input_;
+  std::map<std::pair<int, int>, int> cap_;
+  std::vector<int> ids_;
+  std::vector<std::vector<int>> sets_;
+  bool failed_ = false;
+};
+
+struct Cut {
+  std::string message;
+};
+
+// One breadth-first search over the positions of a part's pieces.
+class Search {
+ public:
+  Search(const Input& input, Tables& tables, std::span<const int> ids, const Limits& limits)
+      : input_(input), tables_(tables), ids_(ids.begin(), ids.end()), n_(int(ids.size())),
+        limits_(limits) {
+    zero_.assign(std::size_t(6 * n_), 0);
+    fin_.assign(std::size_t(6 * n_), 0);
+    mid_.resize(std::size_t(6 * n_ * n_));
+    mid_n_.assign(std::size_t(6 * n_), 0);
+    cur_.resize(std::size_t(n_));
+    scratch_.resize(std::size_t(3 * n_));
+    all_ = n_ == 64 ? ~Mask(0) : (Mask(1) << n_) - 1;
+    for (int i = 1; i < n_; ++i) weighted_ = weighted_ || weight(i) != weight(0);
+  }
+
+  struct Found {
+    std::uint32_t node = 0;  // the position the group is removed from
+    Mask removed = 0;        // local mask
+    int dir = 0;
+  };
+
+  // Searches from `start` (offsets of the part's pieces). Returns the first separation, or
+  // nullopt when none is reachable. Throws Cut when the table outgrows the limit.
+  std::optional<Found> run(std::span<const Vec3> start) {
+    std::vector<std::int8_t> s(std::size_t(3 * n_));
+    for (int i = 0; i < n_; ++i) {
+      const Vec3 d = start[std::size_t(i)] - start[0];
+      store(s.data(), i, d);
+    }
+    add_node(s.data(), kNone, 0, 0, 0);
+    for (std::uint32_t x = 0; x < count_; ++x) {
+      fill_free(x);
+      if (auto f = removal(x)) return f;
+      expand(x);
+    }
+    return std::nullopt;
+  }
+
+  std::uint64_t positions() const { return count_; }
+
+  // The moves from the start to node x, in order (local masks).
+  struct Step {
+    Mask group;
+    int dir;
+    int amount;
+  };
+  std::vector<Step> path(std::uint32_t x) const {
+    std::vector<Step> out;
+    while (parent_[x] != kNone) {
+      out.push_back(how_[x]);
+      x = parent_[x];
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  int weight(int local) const { return input_.pieces[std::size_t(ids_[std::size_t(local)])].weight; }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+
+  static void store(std::int8_t* s, int i, const Vec3& d) {
+    if (std::abs(d.x) > 120 || std::abs(d.y) > 120 || std::abs(d.z) > 120)
+      throw Cut{"a piece moved more than 120 cells from the others"};
+    s[3 * i] = std::int8_t(d.x);
+    s[3 * i + 1] = std::int8_t(d.y);
+    s[3 * i + 2] = std::int8_t(d.z);
+  }
+  Vec3 offset(std::uint32_t x, int i) const {
+    const std::int8_t* s = &pos_[std::size_t(x) * std::size_t(3 * n_)];
+    return {s[3 * i], s[3 * i + 1], s[3 * i + 2]};
+  }
+
+  std::uint64_t hash(const std::int8_t* s) const {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    const std::size_t w = std::size_t(3 * n_);
+    std::size_t k = 0;
+    for (; k + 8 <= w; k += 8) {
+      std::uint64_t v;
+      std::memcpy(&v, s + k, 8);
+      h = (h ^ v) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+    }
+    std::uint64_t v = 0;
+    std::memcpy(&v, s + k, w - k);
+    h = (h ^ v) * 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
+  }
+
+  // Adds a position unless it is known; returns whether it was new.
+  bool add_node(const std::int8_t* s, std::uint32_t parent, Mask group, int dir, int amount) {
+    const std::size_t w = std::size_t(3 * n_);
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    const std::uint64_t h = hash(s);
+    std::size_t k = h & (slots_.size() - 1);
+    while (slots_[k] != kNone) {
+      if (std::memcmp(&pos_[std::size_t(slots_[k]) * w], s, w) == 0) return false;
+      k = (k + 1) & (slots_.size() - 1);
+    }
+    const std::size_t bytes = (std::size_t(count_) + 1) * (w + sizeof(std::uint32_t) + sizeof(Step)) +
+                              slots_.size() * sizeof(std::uint32_t);
+    if (bytes > limits_.max_bytes) {
+      throw Cut{"a search of " + std::to_string(n_) + " pieces visited " + std::to_string(count_) +
+                " positions and reached the memory limit of " +
+                std::to_string(limits_.max_bytes >> 20) + " MiB"};
+    }
+    slots_[k] = count_;
+    pos_.insert(pos_.end(), s, s + w);
+    parent_.push_back(parent);
+    how_.push_back({group, dir, amount});
+    ++count_;
+    return true;
+  }
+
+  void grow() {
+    const std::size_t size = std::max<std::size_t>(1024, slots_.size() * 2);
+    slots_.assign(size, kNone);
+    const std::size_t w = std::size_t(3 * n_);
+    for (std::uint32_t x = 0; x < count_; ++x) {
+      std::size_t k = hash(&pos_[std::size_t(x) * w]) & (size - 1);
+      while (slots_[k] != kNone) k = (k + 1) & (size - 1);
+      slots_[k] = x;
+    }
+  }
+
+  // At position x, for each direction and piece i: the pieces that stop i sliding at all in
+  // that direction (zero_), those that stop it sliding away (fin_), and the others that stop it
+  // after some steps, with how many (mid_).
+  void fill_free(std::uint32_t x) {
+    std::fill(zero_.begin(), zero_.end(), 0);
+    std::fill(fin_.begin(), fin_.end(), 0);
+    std::fill(mid_n_.begin(), mid_n_.end(), 0);
+    for (int i = 0; i < n_; ++i) cur_[std::size_t(i)] = offset(x, i);
+    for (int i = 0; i < n_; ++i) {
+      const Vec3 oi = cur_[std::size_t(i)];
+      for (int j = i + 1; j < n_; ++j) {
+        const Tables::Free f =
+            tables_.get(ids_[std::size_t(i)], ids_[std::size_t(j)], oi - cur_[std::size_t(j)]);
+        // i against j in direction d is j against i in the opposite direction d ^ 1.
+        for (unsigned m = f.finite; m; m &= m - 1) {
+          const int d = std::countr_zero(m);
+          const std::size_t ki = std::size_t(d * n_ + i), kj = std::size_t((d ^ 1) * n_ + j);
+          fin_[ki] |= Mask(1) << j;
+          fin_[kj] |= Mask(1) << i;
+          if ((f.zero >> d) & 1) {
+            zero_[ki] |= Mask(1) << j;
+            zero_[kj] |= Mask(1) << i;
+          } else {
+            mid_[ki * std::size_t(n_) + std::size_t(mid_n_[ki]++)] = {f.value[d], std::uint8_t(j)};
+            mid_[kj * std::size_t(n_) + std::size_t(mid_n_[kj]++)] = {f.value[d], std::uint8_t(i)};
+          }
+        }
+      }
+    }
+  }
+
+  // blocked(dir, step)[i]: the pieces that stop i sliding `step` in dir (computed once per
+  // direction and step of a position; reset_blocked() forgets them).
+  void reset_blocked() { blocked_have_.assign(blocked_have_.size(), 0); }
+  const Mask* blocked(int dir, unsigned step) {
+    if (step >= blocked_have_.size()) {
+      blocked_have_.resize(step + 1, 0);
+      blocked_.resize(std::size_t(step + 1) * std::size_t(n_));
+    }
+    Mask* out = &blocked_[std::size_t(step) * std::size_t(n_)];
+    if (!blocked_have_[step]) {
+      for (int i = 0; i < n_; ++i) {
+        const std::size_t k = std::size_t(dir * n_ + i);
+        Mask m = zero_[k];
+        const Mid* mid = &mid_[k * std::size_t(n_)];
+        for (int q = 0; q < mid_n_[k]; ++q)
+          if (mid[q].value < step) m |= Mask(1) << mid[q].piece;
+        out[i] = m;
+      }
+      blocked_have_[step] = 1;
+    }
+    return out;
+  }
+
+  // The smallest group with piece p that `blocked` lets move, or 0 when it would have more than
+  // `most` pieces.
+  static Mask closure(const Mask* blocked, int p, int most) {
+    Mask group = Mask(1) << p, todo = group;
+    int size = 1;
+    while (todo) {
+      const int i = std::countr_zero(todo);
+      todo &= todo - 1;
+      const Mask add = blocked[i] & ~group;
+      if (add) {
+        group |= add;
+        todo |= add;
+        for (Mask a = add; a; a &= a - 1)
+          if (++size > most) return 0;
+      }
+    }
+    return group;
+  }
+
+  // BurrTools' weights: the heavier side stays.
+  void settle(Mask& group, int& dir) const {
+    int moving = 0, still = 0;
+    for (int i = 0; i < n_; ++i) {
+      int& w = ((group >> i) & 1) ? moving : still;
+      w = std::max(w, weight(i));
+    }
+    if (still < moving) {
+      group = all_ & ~group;
+      dir ^= 1;
+    }
+  }
+
+  std::optional<Found> removal(std::uint32_t x) const {
+    for (int most : {1, n_ / 2}) {
+      for (int dir = 0; dir < 6; ++dir) {
+        for (int p = 0; p < n_; ++p) {
+          Mask g = closure(&fin_[std::size_t(dir * n_)], p, most);
+          if (!g) continue;
+          int d = dir;
+          settle(g, d);
+          return Found{x, g, d};
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  void emit(std::uint32_t x, Mask group, int dir, int amount) {
+    if (weighted_) settle(group, dir);
+    // The position's bytes with the moving pieces' coordinate along the axis changed; piece 0
+    // stays at the origin: when it moves, the others move back instead.
+    std::int8_t* s = scratch_.data();
+    const std::size_t w = std::size_t(3 * n_);
+    std::memcpy(s, &pos_[std::size_t(x) * w], w);
+    const int axis = dir >> 1;
+    const int delta = (dir & 1) ? -amount : amount;
+    Mask moved = group;
+    int d = delta;
+    if (group & 1) {
+      moved = all_ & ~group;
+      d = -delta;
+    }
+    for (Mask m = moved; m; m &= m - 1) {
+      std::int8_t& c = s[3 * std::countr_zero(m) + axis];
+      const int v = c + d;
+      if (v > 120 || v < -120) throw Cut{"a piece moved more than 120 cells from the others"};
+      c = std::int8_t(v);
+    }
+    add_node(s, x, group, dir, amount);
+  }
+
+  // The moves from position x, in BurrTools' order, each new position added.
+  void expand(std::uint32_t x) {
+    const int most = n_ / 2;
+    for (int dir = 0; dir < 6; ++dir) {
+      found_.clear();
+      reset_blocked();
+      for (int p = 0; p < n_; ++p) {
+        for (unsigned step = 1;; ++step) {
+          const Mask g = closure(blocked(dir, step), p, most);
+          if (!g) break;
+          if (known(g, step)) continue;
+          found_.push_back({g, step});
+          emit(x, g, dir, int(step));
+          // Unions with the groups found before in this direction for the same distance,
+          // newest first.
+          for (std::size_t k = found_.size() - 1; k-- > 0;) {
+            if (found_[k].second != step) continue;
+            const Mask u = g | found_[k].first;
+            if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
+            found_.push_back({u, step});
+            emit(x, u, dir, int(step));
+          }
+        }
+      }
+    }
+  }
+
+  bool known(Mask g, unsigned step) const {
+    for (const auto& [m, s] : found_)
+      if (m == g && s == step) return true;
+    return false;
+  }
+
+  const Input& input_;
+  Tables& tables_;
+  std::vector<int> ids_;
+  int n_;
+  Limits limits_;
+  Mask all_;
+  bool weighted_ = false;  // whether the weights differ (else no side is heavier)
+  struct Mid {
+    std::uint16_t value;
+    std::uint8_t piece;
+  };
+  std::vector<Mask> zero_, fin_;
+  std::vector<Mid> mid_;
+  std::vector<int> mid_n_;
+  std::vector<Vec3> cur_;  // the offsets at the position being expanded
+  std::vector<Mask> blocked_;
+  std::vector<char> blocked_have_;
+  std::vector<std::int8_t> pos_;
+  std::vector<std::uint32_t> parent_;
+  std::vector<Step> how_;
+  std::vector<std::uint32_t> slots_;
+  std::uint32_t count_ = 0;
+  std::vector<std::int8_t> scratch_;
+  std::vector<std::pair<Mask, unsigned>> found_;
+};
+
+class Disassembler {
+ public:
+  Disassembler(const Input& input, const Limits& limits, Tables& tables)
+      : input_(input), tables_(tables), grouping_(input), limits_(limits) {
+    tables_.bind(input);
+  }
+
+  // Takes apart the part `ids` (global indices, increasing) whose pieces are at offsets `start`.
+  // nullptr when it does not come apart.
+  std::unique_ptr<Separation> part(const std::vector<int>& ids, const std::vector<Vec3>& start) {
+    Search search(input_, tables_, ids, limits_);
+    std::optional<Search::Found> found;
+    try {
+      found = search.run(start);
+    } catch (...) {
+      positions_ += search.positions();
+      throw;
+    }
+    positions_ += search.positions();
+    if (!found) {
+      unsplit_ = ids;
+      unsplit_start_ = start;
+      return nullptr;
+    }
+
+    auto sep = std::make_unique<Separation>();
+    sep->pieces = ids;
+    sep->start = start;
+    std::vector<Vec3> at = start;
+    const int n = int(ids.size());
+    auto members = [&](Mask m) {
+      std::vector<int> out;
+      for (int i = 0; i < n; ++i)
+        if ((m >> i) & 1) out.push_back(ids[std::size_t(i)]);
+      return out;
+    };
+    for (const Search::Step& s : search.path(found->node)) {
+      sep->moves.push_back({members(s.group), Direction(s.dir), s.amount, false});
+      const Vec3 u = scaled(unit(Direction(s.dir)), s.amount);
+      for (int i = 0; i < n; ++i)
+        if ((s.group >> i) & 1) at[std::size_t(i)] = at[std::size_t(i)] + u;
+    }
+    // The removal: far enough that the extents along the axis no longer meet.
+    const int axis = found->dir >> 1;
+    const bool up = (found->dir & 1) == 0;
+    int lo_r = std::numeric_limits<int>::max(), hi_r = std::numeric_limits<int>::min();
+    int lo_s = lo_r, hi_s = hi_r;
+    for (int i = 0; i < n; ++i) {
+      const bool r = (found->removed >> i) & 1;
+      for (const Vec3& c : input_.pieces[std::size_t(ids[std::size_t(i)])].cells) {
+        const int v = coord(c + at[std::size_t(i)], axis);
+        (r ? lo_r : lo_s) = std::min(r ? lo_r : lo_s, v);
+        (r ? hi_r : hi_s) = std::max(r ? hi_r : hi_s, v);
+      }
+    }
+    const int distance = std::max(1, up ? hi_s - lo_r + 1 : hi_r - lo_s + 1);
+    sep->moves.push_back({members(found->removed), Direction(found->dir), distance, true});
+    const Vec3 u = scaled(unit(Direction(found->dir)), distance);
+
+    std::vector<int> left_ids, removed_ids;
+    std::vector<Vec3> left_at, removed_at;
+    for (int i = 0; i < n; ++i) {
+      if ((found->removed >> i) & 1) {
+        removed_ids.push_back(ids[std::size_t(i)]);
+        removed_at.push_back(at[std::size_t(i)] + u);
+      } else {
+        left_ids.push_back(ids[std::size_t(i)]);
+        left_at.push_back(at[std::size_t(i)]);
+      }
+    }
+    if (n >= 3 && removed_ids.size() + 1 == std::size_t(n)) lifts_all_but_one_ = true;
+    sep->left_pieces = left_ids;
+    sep->removed_pieces = removed_ids;
+    // As BurrTools: the part that stayed first, the removed part only when that one is fine.
+    if (!sub(left_ids, left_at, sep->left)) return nullptr;
+    if (!sub(removed_ids, removed_at, sep->removed)) return nullptr;
+    return sep;
+  }
+
+  std::uint64_t positions() const { return positions_; }
+  bool lifts_all_but_one() const { return lifts_all_but_one_; }
+  // The part that could not be taken apart, and where its pieces were (after a failed part()).
+  std::vector<int> stuck() const { return stuck_.empty() ? unsplit_ : stuck_; }
+  std::vector<Vec3> stuck_start() const { return stuck_.empty() ? unsplit_start_ : stuck_start_; }
+
+ private:
+  bool sub(const std::vector<int>& ids, const std::vector<Vec3>& at,
+           std::unique_ptr<Separation>& out) {
+    if (ids.size() == 1 || grouping_.one_group(ids)) return true;
+    out = part(ids, at);
+    if (out || grouping_.add(ids)) return true;
+    if (stuck_.empty()) {
+      stuck_ = unsplit_;
+      stuck_start_ = unsplit_start_;
+    }
+    return false;
+  }
+
+  const Input& input_;
+  Tables& tables_;
+  Grouping grouping_;
+  Limits limits_;
+  std::uint64_t positions_ = 0;
+  bool lifts_all_but_one_ = false;
+  std::vector<int> unsplit_, stuck_;  // the last part whose search failed; the first not accepted
+  std::vector<Vec3> unsplit_start_, stuck_start_;
+};
+
+void level_of(const Separation& s, std::vector<int>& out) {
+  out.push_back(int(s.moves.size()));
+  if (s.left && s.left->has_long_moves()) level_of(*s.left, out);
+  if (s.removed && s.removed->has_long_moves()) level_of(*s.removed, out);
+}
+
+void moves_of(const Separation& s, std::vector<Move>& out) {
+  out.insert(out.end(), s.moves.begin(), s.moves.end());
+  if (s.left) moves_of(*s.left, out);
+  if (s.removed) moves_of(*s.removed, out);
+}
+
+void check_input(const Input& input) {
+  if (input.pieces.size() > 64)
+    throw std::invalid_argument("disassembly: at most 64 pieces, found " +
+                                std::to_string(input.pieces.size()));
+  std::vector<std::pair<Vec3, std::size_t>> all;
+  for (std::size_t p = 0; p < input.pieces.size(); ++p) {
+    const auto& cells = input.pieces[p].cells;
+    if (cells.empty())
+      throw std::invalid_argument("disassembly: piece " + std::to_string(p) + " has no cells");
+    for (int a = 0; a < 3; ++a) {
+      int lo = std::numeric_limits<int>::max(), hi = std::numeric_limits<int>::min();
+      for (const Vec3& c : cells) {
+        lo = std::min(lo, coord(c, a));
+        hi = std::max(hi, coord(c, a));
+      }
+      if (hi - lo + 1 > kMaxSpan)
+        throw std::invalid_argument("disassembly: piece " + std::to_string(p) + " spans " +
+                                    std::to_string(hi - lo + 1) + " cells along an axis, more than " +
+                                    std::to_string(kMaxSpan));
+    }
+    for (const Vec3& c : cells) all.push_back({c, p});
+  }
+  std::sort(all.begin(), all.end());
+  for (std::size_t k = 1; k < all.size(); ++k) {
+    if (all[k].first == all[k - 1].first) {
+      const Vec3 c = all[k].first;
+      throw std::invalid_argument("disassembly: cell " + std::to_string(c.x) + "," +
+                                  std::to_string(c.y) + "," + std::to_string(c.z) +
+                                  " is in pieces " + std::to_string(all[k - 1].second) + " and " +
+                                  std::to_string(all[k].second));
+    }
+  }
+}
+
+}  // namespace
+
+std::string Result::level_text() const {
+  std::string out;
+  for (std::size_t k = 0; k < level.size(); ++k) out += (k ? "." : "") + std::to_string(level[k]);
+  return out;
+}
+
+std::vector<Move> Result::moves() const {
+  std::vector<Move> out;
+  if (tree) moves_of(*tree, out);
+  return out;
+}
+
+struct Workspace::Impl {
+  Tables tables;
+};
+Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
+Workspace::~Workspace() = default;
+
+Result disassemble(const Input& input, const Limits& limits) {
+  Workspace w;
+  return disassemble(input, w, limits);
+}
+
+Result disassemble(const Input& input, Workspace& workspace, const Limits& limits) {
+  check_input(input);
+  Result r;
+  const int n = int(input.pieces.size());
+  if (n < 2) {  // as in BurrTools, a single piece is no disassembly
+    r.status = Status::kLocked;
+    r.message = "a single piece: nothing to take apart";
+    if (n == 1) {
+      r.stuck = {0};
+      r.stuck_start = {Vec3{}};
+    }
+    return r;
+  }
+  Disassembler d(input, limits, workspace.impl_->tables);
+  std::vector<int> ids(std::size_t(n), 0);
+  for (int i = 0; i < n; ++i) ids[std::size_t(i)] = i;
+  try {
+    r.tree = d.part(ids, std::vector<Vec3>(std::size_t(n)));
+  } catch (const Cut& cut) {
+    r.status = Status::kCut;
+    r.message = cut.message;
+    r.positions = d.positions();
+    return r;
+  }
+  r.positions = d.positions();
+  if (!r.tree) {
+    r.status = Status::kLocked;
+    r.stuck = d.stuck();
+    r.stuck_start = d.stuck_start();
+    return r;
+  }
+  r.status = Status::kApart;
+  level_of(*r.tree, r.level);
+  r.lifts_all_but_one = d.lifts_all_but_one();
+  return r;
+}
+
+// ---- replay ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string replay_part(const Input& input, const Separation& s, const std::vector<int>& pieces,
+                        const std::vector<Vec3>& start, const std::string& where) {
+  if (s.pieces != pieces) return where + ": expected the part's pieces to be those its parent left";
+  if (s.start != start) return where + ": expected the part to start where its parent left it";
+  if (s.moves.empty() || !s.moves.back().separates)
+    return where + ": expected moves ending with one that separates";
+  std::map<int, std::size_t> index;
+  for (std::size_t k = 0; k < pieces.size(); ++k) index[pieces[k]] = k;
+  std::vector<Vec3> at = start;
+  auto occupied = [&](Mask group) {
+    std::set<Vec3> out;
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+      if (!((group >> k) & 1))
+        for (const Vec3& c : input.pieces[std::size_t(pieces[k])].cells) out.insert(c + at[k]);
+    return out;
+  };
+  for (std::size_t m = 0; m < s.moves.size(); ++m) {
+    const Move& mv = s.moves[m];
+    const std::string here = where + ": move " + std::to_string(m + 1);
+    if (mv.separates != (m + 1 == s.moves.size()))
+      return here + ": expected only the last move to separate";
+    if (mv.distance < 1) return here + ": expected a distance of at least 1";
+    Mask group = 0;
+    for (int p : mv.pieces) {
+      auto it = index.find(p);
+      if (it == index.end()) return here + ": moves a piece that is not in the part";
+      group |= Mask(1) << it->second;
+    }
+    if (group == 0 || std::popcount(group) == int(pieces.size()))
+      return here + ": expected a group of some but not all of the part's pieces";
+    const std::set<Vec3> rest = occupied(group);
+    const Vec3 u = unit(mv.direction);
+    for (int step = 1; step <= mv.distance; ++step) {
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (!((group >> k) & 1)) continue;
+        for (const Vec3& c : input.pieces[std::size_t(pieces[k])].cells) {
+          if (rest.count(c + at[k] + scaled(u, step)))
+            return here + ": overlaps after " + std::to_string(step) + " step(s)";
+        }
+      }
+    }
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+      if ((group >> k) & 1) at[k] = at[k] + scaled(u, mv.distance);
+    if (mv.separates) {
+      const int axis = int(mv.direction) >> 1;
+      int lo_g = std::numeric_limits<int>::max(), hi_g = std::numeric_limits<int>::min();
+      int lo_r = lo_g, hi_r = hi_g;
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        const bool g = (group >> k) & 1;
+        for (const Vec3& c : input.pieces[std::size_t(pieces[k])].cells) {
+          const int v = coord(c + at[k], axis);
+          (g ? lo_g : lo_r) = std::min(g ? lo_g : lo_r, v);
+          (g ? hi_g : hi_r) = std::max(g ? hi_g : hi_r, v);
+        }
+      }
+      const bool apart = (int(mv.direction) & 1) == 0 ? lo_g > hi_r : hi_g < lo_r;
+      if (!apart) return here + ": expected the group's extent along the axis clear of the rest";
+      std::vector<int> removed = mv.pieces;
+      std::sort(removed.begin(), removed.end());
+      if (removed != s.removed_pieces) return here + ": expected it to take away removed_pieces";
+    }
+  }
+  std::vector<int> left;
+  std::vector<Vec3> left_at, removed_at;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    if (std::binary_search(s.removed_pieces.begin(), s.removed_pieces.end(), pieces[k])) {
+      removed_at.push_back(at[k]);
+    } else {
+      left.push_back(pieces[k]);
+      left_at.push_back(at[k]);
+    }
+  }
+  if (left != s.left_pieces) return where + ": expected left_pieces to be the pieces that stayed";
+  if (s.left) {
+    std::string e = replay_part(input, *s.left, left, left_at, where + ".left");
+    if (!e.empty()) return e;
+  }
+  if (s.removed) {
+    std::string e = replay_part(input, *s.removed, s.removed_pieces, removed_at, where + ".removed");
+    if (!e.empty()) return e;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string replay(const Input& input, const Separation& tree) {
+  std::vector<int> all(input.pieces.size());
+  for (std::size_t k = 0; k < all.size(); ++k) all[k] = int(k);
+  return replay_part(input, tree, all, std::vector<Vec3>(all.size()), "tree");
+}
+
+}  // namespace cubex::disassembly
