@@ -36,7 +36,7 @@ import json, sys
 want = json.load(open(sys.argv[1]))["expect"]
 got = json.load(open(sys.argv[2]))["counts"]
 ok = all(got[k] == want[k] for k in ("total", "unique") if k in want)
-print(("agree    " if ok else "DISAGREE ") + " total %s (published %s), unique %s (published %s)" %
+print(("agree" if ok else "DISAGREE") + " total %s (published %s), unique %s (published %s)" %
       (got["total"], want.get("total", "-"), got["unique"], want.get("unique", "-")))
 PY
 )
