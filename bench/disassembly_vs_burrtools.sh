@@ -40,10 +40,16 @@ cubex="$here/$build/cubex"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# cpu CMD...: the CPU seconds (user + sys) of one run; its output is left in $tmp/out.
+# cpu CMD...: the CPU seconds (user + sys, from getrusage) of one run; its output is left in
+# $tmp/out.
 cpu() {
-  /usr/bin/time -f "%U %S" -o "$tmp/time" "$@" >"$tmp/out" 2>&1 || true
-  awk '{printf "%.3f", $1 + $2}' "$tmp/time"
+  python3 -c '
+import resource, subprocess, sys
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(sys.argv[1], "w") as out:
+    subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.4f" % (r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime))' "$tmp/out" "$@"
 }
 # median CMD...: the median of REPS runs of cpu.
 median() {
@@ -86,7 +92,7 @@ for name in AlPackino CubeInCage DemoMirrorParadox DemoPieceGenerator DraculasDe
     verdict="DIFFER: burrTxt $b_asm/$b_sol [$b_lev] cubex $c_asm/$c_sol [$c_lev]"
     failed=1
   fi
-  ratio=$(awk -v a="$cx" -v b="$bt" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "-"}')
+  ratio=$(awk -v a="$cx" -v b="$bt" 'BEGIN {if (b >= 0.005) printf "%.2f", a / b; else print "-"}')
   echo "| $name | $c_asm | $c_sol | $verdict | $bt | $bt_asm | $cx | $cx_asm | $ratio |"
 done
 
@@ -96,7 +102,7 @@ if ((random > 0)); then
   for ((k = 0; k < random; ++k)); do
     python3 - "$k" "$tmp/r.json" <<'EOF'
 # A random small puzzle: k pieces of a random dissection of an inner box into k + 1 (one left
-# out), in a one-cell shell with an opening; the container is the shape they make.
+# out), in a one-cell shell with openings; the container is the shape they make.
 import json, random, sys
 import itertools
 rng = random.Random(int(sys.argv[1]) * 7919 + 36)
@@ -130,14 +136,21 @@ while True:  # until the pieces are pairwise not congruent
     pieces = [[[x + 1, y + 1, z + 1] for (x, y, z), o in owner.items() if o == p] for p in range(k)]
     if len(set(canon(p) for p in pieces)) == k: break
 sx, sy, sz = W + 2, H + 2, D + 2
-axis = rng.randrange(2) if D == 1 else rng.randrange(3)
 size = (sx, sy, sz)
-hole = [0, 0, 0]
-hole[axis] = rng.choice([0, size[axis] - 1])
-for a in range(3):
-    if a != axis: hole[a] = rng.randrange(1, size[a] - 1)
+holes = []
+for h in range(rng.choice([1, 2])):  # one or two openings of one or two cells in side walls
+    axis = rng.randrange(2) if D == 1 else rng.randrange(3)
+    hole = [0, 0, 0]
+    hole[axis] = rng.choice([0, size[axis] - 1])
+    for a in range(3):
+        if a != axis: hole[a] = rng.randrange(1, size[a] - 1)
+    holes.append(list(hole))
+    b = (axis + 1) % 3
+    if rng.random() < 0.5 and hole[b] + 1 < size[b] - 1:
+        hole[b] += 1
+        holes.append(hole)
 shell = [[x, y, z] for x in range(sx) for y in range(sy) for z in range(sz)
-         if (x in (0, sx - 1) or y in (0, sy - 1) or z in (0, sz - 1)) and [x, y, z] != hole]
+         if (x in (0, sx - 1) or y in (0, sy - 1) or z in (0, sz - 1)) and [x, y, z] not in holes]
 # A chiral tag on one corner of the shell: the shape has no symmetry, so that both programs count
 # every assembly (BurrTools' quick symmetry check and cubex's classes then agree).
 shell += [[sx, 0, 0], [sx, 1, 0], [sx + 1, 1, 0], [sx + 1, 1, 1]]
