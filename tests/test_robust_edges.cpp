@@ -231,55 +231,84 @@ TEST(Conversion, DistinctCongruentPiecesAreRefusedByBurrToolsAndKeptInJson) {
   EXPECT_EQ(counts_of(dir / "d.json"), counts_of(in));
 }
 
-// Every shipped puzzle that converts: to .xmpuzzle and back to JSON, and straight to JSON, with
-// the same counts (solutions and unique) each way. What cannot convert says why (exit 2).
+namespace {
+
+struct RoundTrips {
+  int converted = 0, counted = 0, refused = 0, other = 0;
+};
+
+// Converts `f` to .xmpuzzle and back to JSON, and straight to JSON; with `count`, checks that
+// the counts (solutions and unique) are the same each way (`full`: also of the file read back
+// from .xmpuzzle). What cannot convert must say why (exit 2) and write nothing.
+void round_trip(const std::string& f, bool count, bool full, RoundTrips& n) {
+  SCOPED_TRACE(f);
+  TempDir dir;
+  const auto x = run_cubex("convert '" + f + "' '" + (dir / "x.xmpuzzle") + "'");
+  const auto j = run_cubex("convert '" + f + "' '" + (dir / "j.json") + "'");
+  if (j.status != 0) {  // not a voxel puzzle (Knuth's format, Happy Cube)
+    EXPECT_EQ(j.status, 2) << j.output;
+    EXPECT_EQ(x.status, 2) << x.output;
+    EXPECT_NE(j.output.find("expected a voxel puzzle"), std::string::npos) << j.output;
+    ++n.other;
+    return;
+  }
+  if (x.status != 0) {
+    EXPECT_EQ(x.status, 2) << x.output;
+    EXPECT_NE(x.output.find("cannot write"), std::string::npos) << x.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "x.xmpuzzle"));
+    ++n.refused;
+  } else {
+    const auto back =
+        run_cubex("convert '" + (dir / "x.xmpuzzle") + "' '" + (dir / "b.json") + "'");
+    ASSERT_EQ(back.status, 0) << back.output;
+    ++n.converted;
+  }
+  if (!count) return;
+  const std::string before = counts_of(f);
+  EXPECT_EQ(counts_of(dir / "j.json"), before);
+  if (x.status == 0) {
+    EXPECT_EQ(counts_of(dir / "x.xmpuzzle"), before);
+    if (full) {
+      EXPECT_EQ(counts_of(dir / "b.json"), before);
+    }
+  }
+  ++n.counted;
+}
+
+}  // namespace
+
+// The example puzzles (puzzles/voxel, puzzles/dlx, puzzles/happycube): every one that is a
+// voxel puzzle converts with the same counts, or is refused for .xmpuzzle with the reason.
 TEST(Conversion, RoundTripOfEveryShippedPuzzleKeepsTheCounts) {
   // Counting these takes seconds each (bedlam: 4 s a count; the 18 one-sided pentominoes in
   // 6x15: minutes): they are converted and checked, but not counted.
   const std::set<std::string> slow = {"bedlam.json", "pentominoes-one-sided.json"};
-  int converted = 0, counted = 0, refused = 0;
-  // The puzzles of voxel/, dlx/ and happycube/ (the library's entries and the piece sets have
-  // tests of their own: tests/test_library.cpp, tests/test_piece_sets.cpp).
-  std::vector<std::filesystem::directory_entry> files;
-  for (const char* sub : {"/puzzles/voxel", "/puzzles/dlx", "/puzzles/happycube"})
-    for (const auto& e : std::filesystem::directory_iterator(std::string(CUBEX_SOURCE_DIR) + sub))
-      files.push_back(e);
-  for (const auto& e : files) {
-    if (!e.is_regular_file()) continue;
-    const std::string f = e.path().string(), name = e.path().filename().string();
-    SCOPED_TRACE(f);
-    TempDir dir;
-    const auto x = run_cubex("convert '" + f + "' '" + (dir / "x.xmpuzzle") + "'");
-    const auto j = run_cubex("convert '" + f + "' '" + (dir / "j.json") + "'");
-    if (j.status != 0) {  // not a voxel puzzle (Knuth's format, Happy Cube)
-      EXPECT_EQ(j.status, 2) << j.output;
-      EXPECT_EQ(x.status, 2) << x.output;
-      EXPECT_NE(j.output.find("expected a voxel puzzle"), std::string::npos) << j.output;
-      continue;
+  RoundTrips n;
+  for (const char* folder : {"voxel", "dlx", "happycube"}) {
+    for (const auto& e : std::filesystem::directory_iterator(puzzle_path(folder))) {
+      if (!e.is_regular_file()) continue;
+      round_trip(e.path().string(), !slow.count(e.path().filename().string()), true, n);
     }
-    if (x.status != 0) {
-      EXPECT_EQ(x.status, 2) << x.output;
-      EXPECT_NE(x.output.find("cannot write"), std::string::npos) << x.output;
-      EXPECT_FALSE(std::filesystem::exists(dir / "x.xmpuzzle"));
-      ++refused;
-    } else {
-      const auto back =
-          run_cubex("convert '" + (dir / "x.xmpuzzle") + "' '" + (dir / "b.json") + "'");
-      ASSERT_EQ(back.status, 0) << back.output;
-      ++converted;
-    }
-    if (slow.count(name)) continue;
-    const std::string before = counts_of(f);
-    EXPECT_EQ(counts_of(dir / "j.json"), before);
-    if (x.status == 0) {
-      EXPECT_EQ(counts_of(dir / "x.xmpuzzle"), before);
-      EXPECT_EQ(counts_of(dir / "b.json"), before);
-    }
-    ++counted;
   }
-  EXPECT_GE(converted, 10);
-  EXPECT_GE(counted, 12);
-  EXPECT_EQ(refused, 3);  // the three one-sided puzzles
+  EXPECT_GE(n.converted, 10);
+  EXPECT_GE(n.counted, 12);
+  EXPECT_EQ(n.refused, 3);  // the three one-sided puzzles
+  EXPECT_GE(n.other, 20);   // Knuth's format and Happy Cube
+}
+
+// The puzzle library (puzzles/library): every entry converts; the entries that are not marked
+// "bench" (slow) keep their counts through .xmpuzzle and JSON. (puzzles/sets holds piece sets,
+// not puzzles.)
+TEST(Conversion, RoundTripOfEveryLibraryPuzzleKeepsTheCounts) {
+  RoundTrips n;
+  for (const auto& e : std::filesystem::directory_iterator(puzzle_path("library"))) {
+    if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    const json doc = json::parse(slurp(e.path().string()));
+    const bool bench = doc.contains("expect") && doc["expect"].value("bench", false);
+    round_trip(e.path().string(), !bench, false, n);
+  }
+  EXPECT_GE(n.converted, 100);
+  EXPECT_GE(n.counted, 60);
 }
 
 TEST(Conversion, JsonKeepsTurnOverAndDistinct) {
@@ -387,6 +416,12 @@ TEST(Outputs, OutputPathProblemNamesEachCase) {
   EXPECT_NE(cubex::output_path_problem(in + "/y.json", {in}).find("Not a directory"),
             std::string::npos);
   EXPECT_EQ(cubex::output_path_problem("/dev/null", {in}), "");
+  EXPECT_EQ(cubex::output_path_problem("/dev/null", {"/dev/null"}), "");  // written in place
+  // Two outputs of one run that do not exist yet (--json and --jsonl of solve).
+  EXPECT_NE(cubex::output_path_problem(dir / "new.json", {dir.path.string() + "/./new.json"})
+                .find("names the input file"),
+            std::string::npos);
+  EXPECT_EQ(cubex::output_path_problem(dir / "new.json", {dir / "other.json"}), "");
 }
 
 TEST(Outputs, LongOutputNamesFitTheirTemporary) {
@@ -600,9 +635,10 @@ TEST(BurrToolsLimits, FlagsRaiseTheLimits) {
   r = run_cubex("compile '" + f + "' --dlx '" + (dir / "a.dlx") + "' --max-xml-elements 100");
   EXPECT_EQ(r.status, 0) << r.output;
   // The library's limits, set directly.
-  cubex::LoadOptions few;
-  few.limits.max_xml_attributes = 3;
-  EXPECT_THROW(cubex::burrtools::read_xmpuzzle(f, few), cubex::InputError);
+  cubex::Limits saved = cubex::limits();
+  cubex::limits().max_xml_attributes = 3;
+  EXPECT_THROW(cubex::burrtools::read_xmpuzzle(f, {}), cubex::InputError);
+  cubex::limits() = saved;
   EXPECT_NO_THROW(cubex::burrtools::read_xmpuzzle(f, {}));
 }
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 #include "cubex/error.hpp"
@@ -194,9 +195,20 @@ std::string output_path_problem(const std::string& out, const std::vector<std::s
     if (in.empty() || in == "-") continue;
     struct stat si {};
     // The same file however it is named: a path written differently ("./a"), a symbolic link,
-    // a hard link. (An output that does not exist yet is no input.)
-    if (exists && ::stat(in.c_str(), &si) == 0 && si.st_dev == so.st_dev &&
-        si.st_ino == so.st_ino) {
+    // a hard link; for a file that does not exist yet (two outputs of one run), the same path
+    // once folders and links are resolved. A device or pipe is written in place, never
+    // replaced: the same terminal may be read and written.
+    bool same = false;
+    if (exists) {
+      same = S_ISREG(so.st_mode) && ::stat(in.c_str(), &si) == 0 && si.st_dev == so.st_dev &&
+             si.st_ino == so.st_ino;
+    } else {
+      std::error_code e1, e2;
+      const std::filesystem::path a = std::filesystem::weakly_canonical(out, e1),
+                                  b = std::filesystem::weakly_canonical(in, e2);
+      same = !e1 && !e2 && a == b;
+    }
+    if (same) {
       std::string how;
       struct stat lo {};
       if (::lstat(out.c_str(), &lo) == 0 && S_ISLNK(lo.st_mode)) {

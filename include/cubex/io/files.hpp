@@ -21,12 +21,13 @@ std::string read_text_file(const std::string& path, const Limits& limits = {});
 std::string_view unix_newlines(std::string_view text, std::string& storage);
 
 // Why a command that reads `inputs` may not write `out`, found before any work is done; "" when
-// it may. Refused: `out` is one of the inputs (the same path, a symbolic link to it, or a hard
-// link: the same device and inode), a folder, or a file in a folder that does not exist or that
-// cannot be written to (the temporary file and the rename need the folder), or a device or pipe
-// that cannot be opened for writing. "-" (standard output) is always accepted. The reason reads
-// "names the input file IN: ..." (for the caller to prefix with the flag and `out`) or "cannot
-// write OUT: <strerror> (...)".
+// it may. Refused: `out` is one of the inputs (a regular file with the same device and inode:
+// the same path however written, a symbolic link to it, or a hard link; a file that does not
+// exist yet: the same path once resolved, as two outputs of one run), a folder, or a file in a
+// folder that does not exist or that cannot be written to (the temporary file and the rename need
+// the folder), or a device or pipe that cannot be opened for writing. "-" (standard output) is
+// always accepted. The reason reads "names the input file IN: ..." (for the caller to prefix with
+// the flag and `out`) or "cannot write OUT: <strerror> (...)".
 std::string output_path_problem(const std::string& out, const std::vector<std::string>& inputs);
 
 // Writes `content` to `path` through a temporary file in the same folder that is renamed into
