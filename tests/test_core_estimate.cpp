@@ -481,8 +481,10 @@ TEST(Estimate, ResumeGoesOnWithoutAJump) {
     // fraction of 1, where this run has searched past it; the estimate is a sample's).
     const JobProgress& first = after.front();
     const double expected = std::min(1.0, static_cast<double>(first.counts.nodes) / saved);
-    if (after.size() == 1 && first.fraction == 1 && expected < 1)
-      GTEST_SKIP() << "the resumed run ended before its first report";
+    // (On a busy machine the resumed run can finish its work before its first report, which
+    // then shows the whole tree done; a report or two may follow it.)
+    if (first.fraction == 1 && expected < 1 && first.busy == 0 && first.pending == 0)
+      GTEST_SKIP() << "the resumed run had finished its work by its first report";
     EXPECT_NEAR(first.fraction, expected, 1e-9);
     EXPECT_GE(first.fraction, static_cast<double>(st.counts.nodes) / saved);
     EXPECT_GE(first.elapsed, st.seconds);
