@@ -255,7 +255,7 @@ std::shared_ptr<Puzzle> matrix(py::handle items, py::handle options, py::handle 
     }
   }
   try {
-    check_nodes(pb);
+    check_nodes(pb, Limits{});
   } catch (const LimitError& e) {
     throw py::value_error(std::string("options: ") + e.what());
   }
@@ -381,7 +381,7 @@ std::shared_ptr<Puzzle> load_text(const std::string& data, std::string format,
           "found '" +
           format + "'");
     }
-    check_nodes(p->problem());
+    check_nodes(p->problem(), Limits{});
   } catch (const LimitError& e) {
     throw InputError(name, e.what());
   }

@@ -635,10 +635,9 @@ TEST(BurrToolsLimits, FlagsRaiseTheLimits) {
   r = run_cubex("compile '" + f + "' --dlx '" + (dir / "a.dlx") + "' --max-xml-elements 100");
   EXPECT_EQ(r.status, 0) << r.output;
   // The library's limits, set directly.
-  cubex::Limits saved = cubex::limits();
-  cubex::limits().max_xml_attributes = 3;
-  EXPECT_THROW(cubex::burrtools::read_xmpuzzle(f, {}), cubex::InputError);
-  cubex::limits() = saved;
+  cubex::LoadOptions few;
+  few.limits.max_xml_attributes = 3;
+  EXPECT_THROW(cubex::burrtools::read_xmpuzzle(f, few), cubex::InputError);
   EXPECT_NO_THROW(cubex::burrtools::read_xmpuzzle(f, {}));
 }
 
