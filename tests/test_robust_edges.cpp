@@ -631,8 +631,9 @@ TEST(BurrToolsLimits, HostileFilesAreRefusedBeforeMemoryIsSpent) {
     const ChildRun r = run_measured({"convert", f, dir / "out.json"}, dir / "log", 320);
     EXPECT_EQ(r.status, 2) << r.output;
     EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
-    if (!kSanitized)
+    if (!kSanitized) {
       EXPECT_LT(r.peak_kb, 320 * 1024) << "peak resident memory " << r.peak_kb << " KB";
+    }
     std::printf("[          ] %s: peak %ld KB, %s", c.name.c_str(), r.peak_kb, r.output.c_str());
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "out.json"));
