@@ -5,7 +5,9 @@
 
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <fstream>
 
 #include <chrono>
@@ -13,6 +15,7 @@
 #include <random>
 #include <thread>
 
+#include "cubex/solve.hpp"
 #include "test_util.hpp"
 
 extern char** environ;
@@ -48,6 +51,38 @@ int wait_status(pid_t pid, bool* signalled = nullptr) {
 
 std::string xc(const std::string& name) {
   return cubex::test::xc_file(name);
+}
+
+// Runs `cubex ARGS...` with stderr on a pseudo-terminal and stdout to /dev/null; returns what
+// the terminal received.
+std::string stderr_on_terminal(const std::vector<std::string>& args) {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  EXPECT_GE(master, 0);
+  EXPECT_EQ(grantpt(master), 0);
+  EXPECT_EQ(unlockpt(master), 0);
+  const std::string slave = ptsname(master);
+  std::vector<std::string> argv{CUBEX_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, slave.c_str(), O_RDWR | O_NOCTTY, 0);
+  pid_t pid = -1;
+  EXPECT_EQ(posix_spawn(&pid, CUBEX_EXE, &fa, nullptr, cargv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  std::string got;
+  char buf[4096];
+  for (;;) {  // until the child has closed the terminal (EIO)
+    const ssize_t n = read(master, buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, static_cast<std::size_t>(n));
+  }
+  EXPECT_EQ(wait_status(pid), 0) << got;
+  close(master);
+  return got;
 }
 
 }  // namespace
@@ -161,9 +196,18 @@ TEST(SearchCli, InterruptedAtRandomAndResumedGivesTheFullCount) {
     auto saved = nlohmann::json::parse(cubex::test::slurp(ck));
     EXPECT_FALSE(saved["complete"].get<bool>());
     EXPECT_LE(saved["counts"]["total"].get<std::uint64_t>(), 9356u);
+    // It says where it saved and how to go on; the resumed run says what it resumes.
+    EXPECT_NE(log.find("saved the search in " + ck + "; go on with: cubex solve " +
+                       xc("pent6x10.dlx") + " --resume " + ck + "\n"),
+              std::string::npos)
+        << log;
     auto r = run_cubex("solve '" + xc("pent6x10.dlx") + "' --threads 2 --resume '" + ck + "'");
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("solutions: 9,356\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("resuming the search saved in " + ck + " (--symmetry auto): "),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find(" so far\n"), std::string::npos) << r.output;
     auto fin = nlohmann::json::parse(cubex::test::slurp(ck));
     EXPECT_TRUE(fin["complete"].get<bool>());
     EXPECT_EQ(fin["counts"]["total"], 9356);
@@ -402,4 +446,57 @@ TEST(SearchCli, ProgressLinesGoToLogs) {
   EXPECT_EQ(r.status, 2);
   r = run_cubex("solve '" + xc("soma.dlx") + "' --threads -1");
   EXPECT_EQ(r.status, 2);
+}
+
+// Resuming a finished checkpoint says so, and the rate is the whole search's nodes over the whole
+// search's time (this run alone does next to nothing), both times printed.
+TEST(SearchCli, ResumingAFinishedCheckpointSaysSoAndRatesTheWholeRun) {
+  TempDir dir;
+  const std::string ck = dir / "ck.json";
+  auto r = run_cubex("solve '" + xc("pent6x10_sym.dlx") + "' --checkpoint '" + ck + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto saved = nlohmann::json::parse(cubex::test::slurp(ck));
+  ASSERT_TRUE(saved["complete"].get<bool>());
+  const double seconds = saved["progress"]["seconds"].get<double>();
+  const std::uint64_t nodes = saved["counts"]["nodes"].get<std::uint64_t>();
+  r = run_cubex("solve '" + xc("pent6x10_sym.dlx") + "' --resume '" + ck + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("resuming the search saved in " + ck +
+                          " (--symmetry auto): it had finished (2,339 solutions and " +
+                          cubex::with_commas(nodes) + " nodes in "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("nothing is left to search\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("solutions: 2,339\n"), std::string::npos) << r.output;
+  // "nodes: N, updates: U, T s in all (t s this run), R M nodes/s" with R = N / T.
+  const auto at = r.output.find("nodes: " + cubex::with_commas(nodes) + ", ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+  double total = 0, run = 0, rate = 0;
+  const auto in_all = line.find(" s in all (");
+  ASSERT_NE(in_all, std::string::npos) << line;
+  const auto start = line.rfind(", ", in_all) + 2;
+  ASSERT_EQ(std::sscanf(line.c_str() + start, "%lf s in all (%lf s this run), %lf M nodes/s",
+                        &total, &run, &rate),
+            3)
+      << line;
+  EXPECT_GE(total, seconds - 1e-3) << line;
+  EXPECT_LE(run, total) << line;
+  EXPECT_NEAR(rate, static_cast<double>(nodes) / total / 1e6, 0.05 + 1e-3 * rate) << line;
+}
+
+// On a terminal the progress line shows only once a run has taken a second (--progress-after,
+// shortened here), and it is wiped at the end: a short run leaves nothing on stderr.
+TEST(SearchCli, ProgressLineOnATerminalShowsOnlyForLongerRunsAndIsWiped) {
+  EXPECT_EQ(stderr_on_terminal({"solve", xc("soma.dlx")}), "");
+  const std::string t =
+      stderr_on_terminal({"solve", xc("pent6x10_sym.dlx"), "--progress-after", "0"});
+  const auto line = t.find("  solutions ");
+  ASSERT_NE(line, std::string::npos) << t;          // drawn once the (shortened) wait is over
+  EXPECT_EQ(t.find('\n'), std::string::npos) << t;  // and never left as a line of its own
+  ASSERT_FALSE(t.empty());
+  EXPECT_EQ(t.back(), '\r') << t;
+  const auto wipe = t.rfind('\r', t.size() - 2);
+  ASSERT_NE(wipe, std::string::npos) << t;
+  EXPECT_EQ(t.substr(wipe + 1, t.size() - wipe - 2).find_first_not_of(' '), std::string::npos) << t;
 }

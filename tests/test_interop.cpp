@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -13,6 +14,7 @@
 #include "cubex/formats.hpp"
 #include "cubex/io/knuth.hpp"
 #include "cubex/render/stl.hpp"
+#include "cubex/solve.hpp"
 #include "cubex/symmetry.hpp"
 #include "cubex/voxel/read.hpp"
 #include "cubex/voxel/write.hpp"
@@ -344,6 +346,36 @@ TEST(InteropBurr, RangesHolesColoursThroughFiles) {
   }
 }
 
+// `convert` to JSON draws the container and the pieces as `layers` (rows over x of '#', '+' for
+// an optional cell, '.'), a layer on a line, not as flat lists of cells; coloured cells stay a
+// list (layers have no colours). The counts stay the same.
+TEST(InteropBurr, ConvertToJsonDrawsLayers) {
+  TempDir dir;
+  const std::string xm = dir / "h.xmpuzzle", js = dir / "h.json";
+  const BPuzzle holes = holes_puzzle();
+  cubex::save_model(to_model(holes), xm);
+  ASSERT_EQ(run_cubex("convert '" + xm + "' '" + js + "'").status, 0);
+  const std::string text = cubex::test::slurp(js);
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["container"], nlohmann::json::parse(R"({"layers": [["+++", "+++", "+++"]]})"))
+      << text;
+  ASSERT_EQ(j["pieces"].size(), 2u) << text;
+  for (const auto& p : j["pieces"]) {
+    EXPECT_TRUE(p.contains("layers")) << text;
+    EXPECT_FALSE(p.contains("cells")) << text;
+  }
+  EXPECT_NE(text.find("[\"+++\", \"+++\", \"+++\"]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[\"##\", \"#.\"]\n"), std::string::npos) << text;  // the L tromino
+  EXPECT_EQ(solve_counts(js).total, holes.count());
+  const BPuzzle colour = colour_puzzle();
+  cubex::save_model(to_model(colour), xm);
+  ASSERT_EQ(run_cubex("convert '" + xm + "' '" + js + "'").status, 0);
+  const auto c = nlohmann::json::parse(cubex::test::slurp(js));
+  EXPECT_TRUE(c["container"].contains("cells")) << c;
+  EXPECT_TRUE(c["container"].contains("colours")) << c;
+  EXPECT_EQ(solve_counts(js).total, colour.count());
+}
+
 // A file as BurrTools writes it: two problems, a hotspot, a name, groups, saved counts, a
 // colour bitmap; `--problem` picks by name or number.
 const char* kTwoProblems = R"(<?xml version="1.0"?>
@@ -450,6 +482,99 @@ std::vector<BadXm> bad_files() {
 
 INSTANTIATE_TEST_SUITE_P(Files, InteropBurrBad, ::testing::ValuesIn(bad_files()),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// Like with like (issue 38): BurrTools counts assemblies up to rotations, and also up to mirror
+// images unless it was told to keep mirror solutions; its file does not say which. Soma's pieces
+// are closed under mirroring: 480 classes up to rotations (11,520 / 24: no rotation fixes a
+// solution), 240 also up to mirror images. Both are printed beside the recorded count, and the
+// one that matches it is named.
+TEST(InteropBurr, RecordedCountsAreComparedLikeWithLike) {
+  TempDir dir;
+  const std::string xm = dir / "soma.xmpuzzle";
+  ASSERT_EQ(run_cubex("convert '" + vxtest::shipped("soma.json") + "' '" + xm + "'").status, 0);
+  const std::string xml = cubex::burrtools::gunzip(cubex::test::slurp(xm), xm);
+  ASSERT_NE(xml.find("state=\"0\""), std::string::npos) << xml;
+  for (const std::string recorded : {"480", "240"}) {
+    const std::string f =
+        dir.file("r" + recorded + ".xmpuzzle",
+                 cubex::burrtools::gzip(
+                     replace(xml, "state=\"0\"", "state=\"2\" assemblies=\"" + recorded + "\"")));
+    const std::string out = dir / ("r" + recorded + ".json");
+    const auto r = run_cubex("solve '" + f + "' --json '" + out + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const bool kept = recorded == "480";
+    const std::string line =
+        "recorded by BurrTools (search complete): assemblies " + recorded +
+        "\n  cubex: 480 assemblies up to rotations (BurrTools keeping mirror solutions" +
+        (kept ? ", as this file was saved" : "") +
+        "); 240 also up to mirror images (BurrTools' default" +
+        (kept ? "" : ", as this file was saved") + ")\n";
+    EXPECT_NE(r.output.find(line), std::string::npos) << r.output;
+    const auto j = nlohmann::json::parse(cubex::test::slurp(out));
+    EXPECT_EQ(j["counts"]["unique"], 240);
+    EXPECT_EQ(j["recorded"]["assemblies"], std::stoi(recorded));
+    EXPECT_EQ(j["recorded"]["unique_rotations"], 480);
+  }
+  // With --symmetry rotations the one count is the mirror-kept one; with none, nothing to compare.
+  const std::string f = dir / "r480.xmpuzzle";
+  auto r = run_cubex("solve '" + f + "' --symmetry rotations");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\n  cubex: 480 assemblies up to rotations (--symmetry rotations: as "
+                          "BurrTools keeping mirror solutions)\n"),
+            std::string::npos)
+      << r.output;
+  r = run_cubex("solve '" + f + "' --symmetry none");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\n  cubex: --symmetry none counts every solution apart"),
+            std::string::npos)
+      << r.output;
+}
+
+// Every count recorded in BurrTools' cube-grid examples is matched by the line printed beside
+// it: assemblies by a unique count, solutions by a count of classes that come apart (the files
+// are read from CUBEX_BURRTOOLS_EXAMPLES, as in test_disassembly_burrtools.cpp).
+TEST(InteropBurr, BurrToolsExamplesRecordedCountsAreMatchedBeside) {
+  const char* dir = std::getenv("CUBEX_BURRTOOLS_EXAMPLES");
+  if (!dir) GTEST_SKIP() << "set CUBEX_BURRTOOLS_EXAMPLES to BurrTools' examples/ folder";
+  TempDir tmp;
+  for (const char* name :
+       {"AlPackino", "CubeInCage", "DraculasDentalDesaster", "PelikanBurr", "SolidSixPieceBurrs"}) {
+    SCOPED_TRACE(name);
+    const std::string path = std::string(dir) + "/" + name + ".xmpuzzle";
+    if (!std::filesystem::exists(path)) continue;
+    const std::string out = tmp / "out.json";
+    const auto r = run_cubex("solve '" + path + "' --disassemble --json '" + out + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const auto j = nlohmann::json::parse(cubex::test::slurp(out));
+    const auto& rec = j["recorded"];
+    const auto& c = j["counts"];
+    const std::uint64_t assemblies = rec["assemblies"];
+    if (rec.contains("unique_rotations")) {  // both printed: the matching one named
+      EXPECT_TRUE(assemblies == rec["unique_rotations"] || assemblies == c["unique"]) << rec;
+      EXPECT_NE(r.output.find(", as this file was saved"), std::string::npos) << r.output;
+    } else {
+      EXPECT_EQ(assemblies, c["unique"]) << rec;
+      EXPECT_NE(r.output.find("\n  cubex: " + cubex::with_commas(assemblies) +
+                              (assemblies == 1 ? " assembly" : " assemblies") + " up to rotations"),
+                std::string::npos)
+          << r.output;
+    }
+    if (rec.contains("solutions")) {
+      const std::uint64_t solutions = rec["solutions"];
+      EXPECT_TRUE(solutions == c["disassemblable_unique"] ||
+                  solutions == rec.value("disassemblable_unique_rotations", std::uint64_t(0)))
+          << rec << c;
+    }
+    if (std::string(name) == "SolidSixPieceBurrs") {  // the issue's check
+      EXPECT_NE(r.output.find("recorded by BurrTools (search complete): assemblies 1,063, "
+                              "solutions 314\n  cubex: 1,063 assemblies up to rotations, 314 of "
+                              "them come apart (BurrTools keeping mirror solutions, as this file "
+                              "was saved); 588 also up to mirror images, 179 of them come apart"),
+                std::string::npos)
+          << r.output;
+    }
+  }
+}
 
 TEST(InteropBurr, MirrorCannotBeWrittenForChiralPieces) {
   TempDir dir;

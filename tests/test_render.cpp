@@ -433,11 +433,34 @@ TEST(RenderHtml, SelfContainedPageWithTheSolutions) {
   r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --limit 5 --solution 3 " +
                 "--html '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(r.output,
-            "wrote " + out + ": the first 5 solutions up to symmetry (--limit N for more)\n");
+  // Of how many classes: Soma's 240 (11,520 solutions).
+  EXPECT_EQ(r.output, "wrote " + out +
+                          ": the first 5 of 240 solutions up to symmetry (11,520 in all; --limit N "
+                          "for more)\n");
   data = viewer_data(slurp(out));
   EXPECT_EQ(data["solutions"].size(), 5u);
   EXPECT_EQ(data["start"], 2);
+  // From a --json file of a complete count, the same; from one of a listing cut short, no count.
+  const std::string all = tmp / "all.json";
+  ASSERT_EQ(run_cubex("solve '" + source_file("puzzles/voxel/soma.json") + "' --all --quiet " +
+                      "--json '" + all + "'")
+                .status,
+            0);
+  r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --from '" + all +
+                "' --limit 5 --html '" + out + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output, "wrote " + out +
+                          ": the first 5 of 240 solutions up to symmetry (11,520 in all; --limit N "
+                          "for more)\n");
+  ASSERT_EQ(run_cubex("solve '" + source_file("puzzles/voxel/soma.json") +
+                      "' --all --limit 7 --quiet --json '" + all + "'")
+                .status,
+            0);
+  r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --from '" + all +
+                "' --limit 5 --html '" + out + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output,
+            "wrote " + out + ": the first 5 solutions up to symmetry (--limit N for more)\n");
   const std::string tricky =
       tmp.file("t.json", R"({"name": "</script><b>", "container": {"box": [2, 1, 1]},
                     "pieces": [{"name": "</script>", "cells": [[0,0,0],[1,0,0]]}]})");

@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
 
 #include "cubex/io/files.hpp"
 #include "voxel_helpers.hpp"
@@ -102,4 +105,48 @@ TEST_F(VoxelCli, BadInputExits2WithThePathAndWritesNothing) {
   EXPECT_EQ(
       r.output,
       "cubex: " + txt + ":2:5: expected a coordinate (an integer from -1000 to 1000), found 'z'\n");
+}
+
+// Spare pieces (a count range) left over by a solution are listed with it, as Happy Cube lists
+// its spare plates: "Unused: ..." under the drawing and "unused" in --json, which verify checks.
+// A 2x1x1 box from a domino [0, 1] and monominoes [0, 2]: the domino alone (both monominoes
+// spare) or both monominoes (the domino spare).
+TEST_F(VoxelCli, SparePiecesAreListedWithEachSolution) {
+  const std::string puzzle = path("spare.json");
+  std::ofstream(puzzle) << R"({"container": {"box": [2, 1, 1]}, "pieces": [
+      {"name": "d", "cells": [[0,0,0],[1,0,0]], "count": [0, 1]},
+      {"name": "m", "cells": [[0,0,0]], "count": [0, 2]}]})";
+  const std::string out = path("spare_out.json");
+  Result r = run("solve " + puzzle + " --all --symmetry none --json " + out);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("solutions: 2\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Unused: m, m.\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Unused: d.\n"), std::string::npos) << r.output;
+  auto doc = nlohmann::json::parse(cubex::read_file(out));
+  ASSERT_EQ(doc["solutions"].size(), 2u);
+  std::multiset<std::vector<std::string>> lists;
+  for (const auto& s : doc["solutions"]) {
+    // The unused copies are the counts less the placed ones.
+    std::map<std::string, int> left{{"d", 1}, {"m", 2}};
+    for (const auto& p : s["placements"]) --left[p["piece"].get<std::string>()];
+    std::vector<std::string> want;
+    for (const auto& [name, n] : left) want.insert(want.end(), std::size_t(n), name);
+    EXPECT_EQ(s["unused"].get<std::vector<std::string>>(), want) << s;
+    lists.insert(want);
+  }
+  EXPECT_EQ(lists, (std::multiset<std::vector<std::string>>{{"d"}, {"m", "m"}}));
+  r = run("verify " + puzzle + " " + out + " --quiet");
+  EXPECT_EQ(r.status, 0) << r.output;
+  doc["solutions"][0]["unused"] = nlohmann::json::array({"m"});
+  cubex::write_file_atomic(out, doc.dump());
+  r = run("verify " + puzzle + " " + out + " --quiet");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("solutions[0]: unused: not the pieces that the placements leave over"),
+            std::string::npos)
+      << r.output;
+  // A puzzle without spare pieces has no list.
+  r = run("solve " + vxtest::shipped("soma.json") + " --first --json " + out);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("Unused"), std::string::npos) << r.output;
+  EXPECT_FALSE(nlohmann::json::parse(cubex::read_file(out))["solutions"][0].contains("unused"));
 }

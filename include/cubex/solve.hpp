@@ -83,6 +83,14 @@ struct Result {
   nlohmann::json search;           // the "search" object of --json (backend, tree, spans...)
   // With Options::disassemble: how many classes come apart, their levels.
   std::optional<disassembly::Counts> disassembly;
+  // The classes up to rotations alone, where the puzzle records counts of its own (BurrTools,
+  // which counts so when it keeps mirror solutions) and the group has reflections: a second
+  // count that the client asks for (cubex solve does); the summary prints it beside them.
+  struct RotationCounts {
+    Count unique = 0;
+    std::optional<Count> apart_unique;  // with Options::disassemble
+  };
+  std::optional<RotationCounts> rotations;
 };
 
 // A solve decided but not yet run: the symmetry group, the checkpoint to resume, the JSON

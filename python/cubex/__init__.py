@@ -113,8 +113,9 @@ class Solution(dict):
 
     Its keys are those of a solution in ``cubex solve --json`` (``"placements"`` for voxel
     puzzles and Happy Cubes, ``"options"`` for matrices; ``"index"``, ``"class"``,
-    ``"orbit_size"`` and ``"element"``) plus ``"option_ids"``, the chosen options as a numpy
-    ``uint32`` array.
+    ``"orbit_size"`` and ``"element"``; ``"unused"``, the names of the spare pieces or plates
+    it leaves over, where the puzzle has spares) plus ``"option_ids"``, the chosen options as a
+    numpy ``uint32`` array.
     """
 
     def to_json(self, indent: Optional[int] = None) -> str:

@@ -59,7 +59,9 @@ class Counts(_CountFields):
     ) -> Counts: ...
 
 class Solution(Dict[str, Any]):
-    """One solution: the keys of `cubex solve --json` and 'option_ids'."""
+    """One solution: the keys of `cubex solve --json` ('placements' or 'options', 'index',
+    'class', 'orbit_size', 'element', 'unused' where the puzzle has spare pieces) and
+    'option_ids'."""
 
     def to_json(self, indent: Optional[int] = ...) -> str:
         """The solution as JSON text, as `cubex solve --json` writes it."""

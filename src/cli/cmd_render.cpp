@@ -139,6 +139,9 @@ int cmd_render(const std::vector<std::string>& args) {
   std::vector<std::uint64_t> orbit;
   bool all_found = true;
   std::uint64_t total = 0;  // all solutions, when all_found and every orbit is known
+  // When the listing stopped at the limit: the classes and solutions there are in all, where a
+  // count of all (or the --from file's complete counts) says.
+  std::optional<std::uint64_t> classes, everything;
   if (!from.empty()) {
     const nlohmann::json doc = read_json_file(from);
     if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {
@@ -153,6 +156,16 @@ int cmd_render(const std::vector<std::string>& args) {
       orbit.push_back(o ? std::uint64_t(*o) : 0);
     }
     all_found = list.size() <= want;
+    // Written by `cubex solve --json` after a complete count: the number of classes in all.
+    const nlohmann::json* c = doc.contains("counts") ? &doc["counts"] : nullptr;
+    const bool complete = doc.contains("stats") && doc["stats"].is_object() &&
+                          doc["stats"].value("complete", false) == true;
+    if (complete && c && c->is_object() && c->contains("unique") &&
+        (*c)["unique"].is_number_unsigned() && c->contains("total") &&
+        (*c)["total"].is_number_unsigned()) {
+      classes = (*c)["unique"].get<std::uint64_t>();
+      everything = (*c)["total"].get<std::uint64_t>();
+    }
   } else {
     install_stop_handlers();
     Options o;
@@ -168,6 +181,17 @@ int cmd_render(const std::vector<std::string>& args) {
     });
     all_found = r.counts.complete;
     if (r.interrupted) return kExitInterrupted;
+    if (!all_found && !html_out.empty()) {
+      // The viewer shows the first classes: say of how many (a count of all, on every thread).
+      g_activity = "counting the solutions";
+      o.limit = 0;
+      o.threads = 0;
+      const Result all = solve(*puzzle, o);
+      if (all.interrupted) return kExitInterrupted;
+      classes = all.counts.unique;
+      everything = all.counts.total;
+      all_found = *classes == sols.size();  // the limit was the count
+    }
   }
   const bool by_class = std::any_of(orbit.begin(), orbit.end(), [](auto n) { return n > 1; });
   const bool orbits_known = std::none_of(orbit.begin(), orbit.end(), [](auto n) { return n == 0; });
@@ -219,7 +243,13 @@ int cmd_render(const std::vector<std::string>& args) {
     // all)"; a --from file may hold some classes only: their solutions are not "all".
     const std::string count = with_commas(sols.size()) + " solutions" + what;
     std::string note;
-    if (!all_found) {
+    if (!all_found && classes) {
+      // "the first 100 of 1,264 solutions up to symmetry (60,672 in all; --limit N for more)"
+      note = "the first " + with_commas(sols.size()) + " of " + with_commas(*classes) +
+             " solutions" + what +
+             (by_class && everything ? " (" + with_commas(*everything) + " in all; " : " (") +
+             "--limit N for more)";
+    } else if (!all_found) {
       note = "the first " + count + " (--limit N for more)";
     } else if (sols.size() == 1) {
       note = (from.empty() ? "the only solution" : "1 solution") + what;

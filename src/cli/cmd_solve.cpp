@@ -4,9 +4,11 @@
 // A client of the solve layer (cubex/solve.hpp): it parses the command line into cubex::Options,
 // prints the solutions and the summary, and streams the JSON outputs. Every decision on how to
 // answer (checks, memo or search, symmetry, threads, checkpoints) is the solve layer's.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "cli.hpp"
 #include "cubex/cubex.hpp"
 #include "cubex/formats.hpp"
+#include "cubex/io/checkpoint.hpp"
 #include "cubex/io/solve_output.hpp"
 #include "search.hpp"
 
@@ -55,6 +58,57 @@ double progress_seconds(const std::string& s) {
   return v;
 }
 
+// "0.32 s" under a minute, else "1:02:03" (elapsed_text).
+std::string seconds_text(double s) {
+  if (s >= 60) return elapsed_text(s);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
+// What --resume goes on with, for stderr: the checkpoint, its mode and how far it had got.
+std::string resume_text(const std::string& path) {
+  CheckpointRun run;
+  const JobState st = read_checkpoint(path, &run);
+  std::string out =
+      "resuming the search saved in " + printable(path) + " (--symmetry " + run.symmetry + "): ";
+  const std::string found = with_commas(st.counts.total) + " solution" +
+                            (st.counts.total == 1 ? "" : "s") + " and " +
+                            with_commas(st.counts.nodes) + " nodes in " + seconds_text(st.seconds);
+  if (st.complete()) return out + "it had finished (" + found + "): nothing is left to search\n";
+  char done[32];
+  const double f = st.weight_total > 0 ? st.weight_done / st.weight_total : 0;
+  std::snprintf(done, sizeof done, "%.1f%% done", 100 * std::min(1.0, std::max(0.0, f)));
+  return out + done + ", " + found + " so far\n";
+}
+
+// Where the file records BurrTools' counts and the group has reflections, the classes up to
+// rotations alone too (a second count, without progress, checkpoint or limit): BurrTools
+// counts so when it keeps mirror solutions, and its file does not say whether it did.
+void add_rotation_counts(const Puzzle& puzzle, const Plan& plan, const Options& o, bool mpi,
+                         Result& r) {
+  const auto rec = puzzle.recorded_counts();
+  if (!rec || !rec->assemblies || !r.counts.complete || r.interrupted || r.method == "checks" ||
+      plan.symmetry() != Symmetry::automatic || o.shard_count > 1 || mpi) {
+    return;
+  }
+  bool reflections = false;
+  for (int m : plan.group().symmetry) reflections = reflections || m >= 24;
+  if (!reflections) return;
+  Options ro;
+  ro.threads = o.threads;
+  ro.symmetry = Symmetry::rotations;
+  ro.backend = o.backend;
+  ro.count_by = o.count_by;
+  ro.disassemble = o.disassemble;
+  ro.stop = o.stop;
+  g_activity = "counting up to rotations alone (to compare with BurrTools' counts)";
+  const Result rr = solve(puzzle, ro);
+  if (rr.interrupted || !rr.counts.complete) return;
+  r.rotations = Result::RotationCounts{rr.counts.unique, std::nullopt};
+  if (rr.disassembly) r.rotations->apart_unique = rr.disassembly->apart_unique;
+}
+
 }  // namespace
 
 int cmd_solve(const std::vector<std::string>& args) {
@@ -66,6 +120,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       formats_help() + "\noptions");
   std::string file, json_out, jsonl_out, progress;
   double hint_after = 60;
+  double progress_after = 1;
   MpiRank mpi;
   // clang-format off
   opts.add_options()
@@ -89,9 +144,11 @@ int cmd_solve(const std::vector<std::string>& args) {
   add_table_options(opts);
   po::options_description hidden;
   // --hint-after SECONDS: how long an interrupted run without a checkpoint must have run before
-  // the hint to use one is printed (a minute; the tests shorten it).
+  // the hint to use one is printed (a minute; the tests shorten it). --progress-after SECONDS:
+  // how long a run goes before its progress line shows on a terminal (a second; the tests too).
   std::vector<std::string> files;  // several with --csv or --check (cmd_solve_designer.cpp)
-  hidden.add_options()("file", po::value(&files))("hint-after", po::value(&hint_after));
+  hidden.add_options()("file", po::value(&files))("hint-after", po::value(&hint_after))(
+      "progress-after", po::value(&progress_after));
   po::variables_map vm;
   if (!parse_command(args, opts, hidden, "file", -1, vm)) return kExitOk;
   if (files.empty()) throw UsageError("expected a puzzle FILE");
@@ -138,7 +195,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     puzzle = load(file, o);
     install_stop_handlers();
     o.stop = &g_stop;
-    line = progress_line(progress_every);
+    line = progress_line(progress_every, progress_after);
     if (line.report && mpi.root()) {
       o.on_progress = line.report;
       o.progress_seconds = line.seconds;
@@ -149,6 +206,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     };
     g_activity = "preparing the search";
     plan.emplace(*puzzle, o);
+    if (!o.resume.empty() && mpi.root()) std::cerr << resume_text(o.resume) << std::flush;
   } catch (const std::exception& e) {
     // Under MPI the other ranks would wait for this one: end them all, with the reader's message.
     const auto* err = dynamic_cast<const Error*>(&e);
@@ -216,6 +274,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   }
   line.finish();
   if (!root) return kExitOk;  // rank 0 has the counts of all
+  add_rotation_counts(*puzzle, *plan, o, mpi.on, r);
 
   text << summary_text(*plan, r);
   if (!streams.empty()) {

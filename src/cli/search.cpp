@@ -87,18 +87,20 @@ void start_mpi(MpiRank& m, const po::variables_map& vm, const Options& options) 
 }
 
 void ProgressLine::finish() const {
-  if (*width) std::cerr << "\n";
+  // The summary that follows says it all: the line is wiped rather than left behind.
+  if (*width) std::cerr << '\r' << std::string(*width, ' ') << '\r' << std::flush;
   *width = 0;
 }
 
-ProgressLine progress_line(double every) {
+ProgressLine progress_line(double every, double after) {
   ProgressLine p;
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   const bool lines = every > 0;
   if (!tty && !lines) return p;
   p.seconds = lines && !tty ? every : 0.25;
   struct State {
-    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last = start;
     bool first = true;
   };
   auto state = std::make_shared<State>();
@@ -120,7 +122,8 @@ ProgressLine progress_line(double every) {
       *width = 0;
       return;
     }
-    if (!tty) return;
+    // On a terminal, nothing for the first `after` seconds: a short run shows no line at all.
+    if (!tty || now - state->start < std::chrono::duration<double>(after)) return;
     const std::size_t w = line.size();
     if (line.size() < *width) line.append(*width - line.size(), ' ');
     *width = w;

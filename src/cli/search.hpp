@@ -28,14 +28,15 @@ void start_mpi(MpiRank& mpi, const boost::program_options::variables_map& vm,
                const Options& options);
 
 // The progress line for Options::on_progress: on a terminal, redrawn in place every quarter
-// second; with --progress SECONDS (`every` > 0), a new line every so many seconds (for logs).
-// Returns an empty function when neither applies. `finish()` ends a line left on the terminal.
+// second once the run has taken `after` seconds (a shorter run shows none); with --progress
+// SECONDS (`every` > 0), a new line every so many seconds (for logs), from the start.
+// Returns an empty function when neither applies. `finish()` wipes a line left on the terminal.
 struct ProgressLine {
   std::function<void(const Progress&)> report;
   double seconds = 0.25;  // how often to call report
   std::shared_ptr<std::size_t> width = std::make_shared<std::size_t>(0);
   void finish() const;
 };
-ProgressLine progress_line(double every);
+ProgressLine progress_line(double every, double after = 1);
 
 }  // namespace cubex::cli

@@ -65,6 +65,10 @@ nlohmann::json footer_json(const Plan& plan, const Result& r) {
     nlohmann::json j = {{"source", rec->source}};
     if (rec->assemblies) j["assemblies"] = *rec->assemblies;
     if (rec->solutions) j["solutions"] = *rec->solutions;
+    if (const auto& rot = r.rotations) {
+      j["unique_rotations"] = rot->unique;
+      if (rot->apart_unique) j["disassemblable_unique_rotations"] = *rot->apart_unique;
+    }
     footer["recorded"] = j;
   }
   return footer;
@@ -88,6 +92,52 @@ std::string note_line(const std::string& n) {
 
 std::string plural(std::uint64_t n, const char* one, const char* many) {
   return with_commas(n) + " " + (n == 1 ? one : many);
+}
+
+// The lines under "recorded by BurrTools: ...": cubex's counts of the same things, like with
+// like. BurrTools counts assemblies up to rotations, and also up to mirror images unless it was
+// told to keep mirror solutions; its file does not say which, so with a group that has
+// reflections both counts are printed (Result::rotations) and the one the file matches named.
+std::string recorded_comparison(const Plan& plan, const Result& r,
+                                const Puzzle::RecordedCounts& rec) {
+  const Counts& c = r.counts;
+  const auto& d = r.disassembly;
+  const bool finished = rec.source.find("unfinished") == std::string::npos;
+  std::ostringstream text;
+  auto apart = [](const Count* n) {
+    if (!n) return std::string();
+    return ", " + with_commas(*n) + (*n == 1 ? " of them comes apart" : " of them come apart");
+  };
+  const Count* apart_unique = d ? &d->apart_unique : nullptr;
+  if (!c.complete || r.method == "checks") {
+    // Nothing to compare: the search stopped early, or there is no solution to count.
+  } else if (plan.symmetry() == Symmetry::none) {
+    text << "  cubex: --symmetry none counts every solution apart; BurrTools counts assemblies "
+            "up to rotations: leave --symmetry out to compare\n";
+  } else if (r.rotations) {
+    const Count mirror_kept = r.rotations->unique;
+    const auto file = [&](Count n) {
+      return finished && rec.assemblies && *rec.assemblies == n ? ", as this file was saved" : "";
+    };
+    text << "  cubex: " << plural(mirror_kept, "assembly", "assemblies") << " up to rotations"
+         << apart(r.rotations->apart_unique ? &*r.rotations->apart_unique : nullptr)
+         << " (BurrTools keeping mirror solutions" << file(mirror_kept) << "); "
+         << with_commas(c.unique) << " also up to mirror images" << apart(apart_unique)
+         << " (BurrTools' default" << file(c.unique) << ")\n";
+  } else {
+    text << "  cubex: " << plural(c.unique, "assembly", "assemblies") << " up to rotations"
+         << apart(apart_unique)
+         << (plan.symmetry() == Symmetry::rotations
+                 ? " (--symmetry rotations: as BurrTools keeping mirror solutions)"
+                 : " (no mirror image of a solution is another one here: BurrTools counts the "
+                   "same with or without mirror solutions)")
+         << "\n";
+  }
+  if (rec.solutions && !d) {
+    text << "  (BurrTools' \"solutions\" are the assemblies that can also be taken apart: "
+            "--disassemble counts them)\n";
+  }
+  return text.str();
 }
 
 }  // namespace
@@ -147,9 +197,7 @@ std::string summary_text(const Plan& plan, const Result& r) {
     if (rec->assemblies) text << " assemblies " << with_commas(*rec->assemblies);
     if (rec->solutions)
       text << (rec->assemblies ? "," : "") << " solutions " << with_commas(*rec->solutions);
-    text << "\n  (BurrTools counts assemblies up to rotation and mirror images, as cubex's "
-            "\"unique\" with --symmetry auto; its \"solutions\" are the assemblies that can "
-            "also be taken apart, which --disassemble checks)\n";
+    text << "\n" << recorded_comparison(plan, r, *rec);
   }
   if (const auto& d = r.disassembly) {
     text << "come apart: " << plural(d->apart_unique, "class", "classes") << " ("

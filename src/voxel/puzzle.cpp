@@ -1,5 +1,7 @@
 // The voxel front end as a Puzzle for the CLI: placements out, placements re-checked.
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "cubex/error.hpp"
@@ -169,6 +171,28 @@ class VoxelPuzzle final : public Puzzle {
   std::vector<std::string> notes() const override { return notes_; }
   std::string infeasible() const override { return compiled_.infeasible; }
 
+  // A puzzle with spare pieces (a count range): each solution lists the copies it leaves over.
+  bool spares() const {
+    return std::any_of(model_.pieces.begin(), model_.pieces.end(),
+                       [](const Piece& p) { return p.ranged(); });
+  }
+  // The names of the copies a solution leaves over, a name once per copy, in the pieces' order.
+  std::vector<std::string> unused(const std::vector<PlacedPiece>& placed) const {
+    std::vector<int> used(model_.pieces.size(), 0);
+    for (const PlacedPiece& p : placed) ++used[std::size_t(p.piece)];
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < model_.pieces.size(); ++k)
+      for (int c = used[k]; c < model_.pieces[k].count; ++c) out.push_back(model_.pieces[k].name);
+    return out;
+  }
+  // "Unused: X, Y.", as Happy Cube's solutions say it ("none" where every piece is used).
+  std::string unused_line(const std::vector<PlacedPiece>& placed) const {
+    if (!spares()) return {};
+    std::string list;
+    for (const std::string& n : unused(placed)) list += (list.empty() ? "" : ", ") + printable(n);
+    return "Unused: " + (list.empty() ? std::string("none") : list) + ".\n";
+  }
+
   std::string kind() const override { return "voxel"; }
   std::string name() const override { return name_; }
   const Problem& problem() const override { return compiled_.problem; }
@@ -185,11 +209,14 @@ class VoxelPuzzle final : public Puzzle {
                             {"offset", to_json(p.offset)},
                             {"cells", cells}});
     }
-    return {{"placements", placements}};
+    json out = {{"placements", placements}};
+    if (spares()) out["unused"] = unused(decode(compiled_, solution));
+    return out;
   }
 
   std::string solution_text(std::span<const OptionId> solution) const override {
-    return draw(model_, decode(compiled_, solution));
+    const std::vector<PlacedPiece> placed = decode(compiled_, solution);
+    return draw(model_, placed) + unused_line(placed);
   }
 
   std::optional<disassembly::Input> assembly(std::span<const OptionId> solution) const override {
@@ -197,7 +224,8 @@ class VoxelPuzzle final : public Puzzle {
   }
 
   std::string coloured_solution_text(std::span<const OptionId> solution) const override {
-    return draw(model_, decode(compiled_, solution), true);
+    const std::vector<PlacedPiece> placed = decode(compiled_, solution);
+    return draw(model_, placed, true) + unused_line(placed);
   }
 
   std::optional<render::Scene> scene(const json& solution) const override {
@@ -232,7 +260,21 @@ class VoxelPuzzle final : public Puzzle {
       std::string why = read_placement(ps[k], claimed[k], "placements[" + std::to_string(k) + "]");
       if (!why.empty()) return why;
     }
-    return verify(model_, claimed);
+    std::string why = verify(model_, claimed);
+    if (!why.empty() || !solution.contains("unused")) return why;
+    // The spare pieces listed, if they are: the copies that the placements leave over.
+    const json& listed = solution["unused"];
+    if (!listed.is_array()) return "unused: expected an array of piece names";
+    std::map<std::string, int> left, named;
+    for (const Piece& p : model_.pieces) left[p.name] = p.count;
+    for (const ClaimedPlacement& c : claimed) --left[c.piece];
+    std::erase_if(left, [](const auto& e) { return e.second <= 0; });
+    for (const json& u : listed) {
+      if (!u.is_string()) return "unused: expected an array of piece names";
+      ++named[u.get<std::string>()];
+    }
+    if (named != left) return "unused: not the pieces that the placements leave over";
+    return {};
   }
 
   CubeGroup symmetry_group(SymmetryMode mode) const override {

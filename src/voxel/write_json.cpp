@@ -12,6 +12,33 @@ json cell(const Vec3& c) {
   return json::array({c.x, c.y, c.z});
 }
 
+// The cells as `layers[z][y]`, strings over x ('#' a cell, '+' an optional one, '.' none), where
+// no coordinate is below 0 and the cells fill at least an eighth of the box from the origin to
+// their far corner; else null (the caller writes the list).
+json layers(const std::vector<Vec3>& cells, const std::vector<std::uint8_t>& optional) {
+  Vec3 hi{0, 0, 0};
+  for (const Vec3& c : cells) {
+    if (c.x < 0 || c.y < 0 || c.z < 0) return nullptr;
+    hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+  }
+  const std::size_t nx = std::size_t(hi.x) + 1, ny = std::size_t(hi.y) + 1,
+                    nz = std::size_t(hi.z) + 1;
+  if (nx * ny * nz > 8 * cells.size()) return nullptr;
+  std::vector<std::string> rows(nz * ny, std::string(nx, '.'));
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Vec3& c = cells[k];
+    rows[std::size_t(c.z) * ny + std::size_t(c.y)][std::size_t(c.x)] =
+        k < optional.size() && optional[k] ? '+' : '#';
+  }
+  json out = json::array();
+  for (std::size_t z = 0; z < nz; ++z) {
+    json layer = json::array();
+    for (std::size_t y = 0; y < ny; ++y) layer.push_back(rows[z * ny + y]);
+    out.push_back(layer);
+  }
+  return out;
+}
+
 }  // namespace
 
 json to_json(const Model& model) {
@@ -31,9 +58,12 @@ json to_json(const Model& model) {
   bool coloured_cells = false;
   for (std::uint8_t c : model.cell_colour) coloured_cells = coloured_cells || c;
   json container = json::object();
+  const json drawn = coloured_cells ? json(nullptr) : layers(model.cells, model.optional);
   if (lo == Vec3{} && box == model.cells.size() && model.num_must_fill() == model.cells.size() &&
       !coloured_cells) {
     container["box"] = json::array({hi.x + 1, hi.y + 1, hi.z + 1});
+  } else if (!drawn.is_null()) {
+    container["layers"] = drawn;
   } else {
     json must = json::array(), optional = json::array(), colours = json::array();
     for (int pass = 0; pass < 2; ++pass)
@@ -52,9 +82,14 @@ json to_json(const Model& model) {
   for (const Piece& p : model.pieces) {
     json j = json::object();
     j["name"] = p.name;
-    json cells = json::array();
-    for (const Vec3& c : p.cells) cells.push_back(cell(c));
-    j["cells"] = cells;
+    const json drawn = p.colours.empty() ? layers(p.cells, {}) : json(nullptr);
+    if (!drawn.is_null()) {
+      j["layers"] = drawn;
+    } else {
+      json cells = json::array();
+      for (const Vec3& c : p.cells) cells.push_back(cell(c));
+      j["cells"] = cells;
+    }
     if (p.ranged()) {
       j["count"] = json::array({p.fewest(), p.count});
     } else if (p.count != 1) {
@@ -79,10 +114,16 @@ json to_json(const Model& model) {
 
 namespace {
 
-bool flat(const json& j) {  // numbers only, or arrays of numbers only
+// Printed on one line: an array of numbers, strings (a layer's rows) or cells (up to three
+// numbers each).
+bool flat(const json& j) {
   if (!j.is_array()) return false;
-  for (const json& e : j)
-    if (!e.is_number() && !(e.is_array() && flat(e) && e.size() <= 3)) return false;
+  for (const json& e : j) {
+    if (e.is_number() || e.is_string()) continue;
+    if (!e.is_array() || e.size() > 3) return false;
+    for (const json& n : e)
+      if (!n.is_number()) return false;
+  }
   return true;
 }
 

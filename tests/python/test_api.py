@@ -246,6 +246,31 @@ def test_solution_to_json_is_the_clis(puzzle_file, cubex_exe):
     assert "option_ids" not in json.loads(s.to_json(indent=2))
 
 
+def test_solutions_list_the_spare_pieces_as_the_cli(cubex_exe, tmp_path):
+    # A 2x1x1 box from a domino [0, 1] and monominoes [0, 2]: the domino alone leaves both
+    # monominoes over, the two monominoes leave the domino (as Happy Cube lists spare plates).
+    doc = {
+        "container": {"box": [2, 1, 1]},
+        "pieces": [
+            {"name": "d", "cells": [[0, 0, 0], [1, 0, 0]], "count": [0, 1]},
+            {"name": "m", "cells": [[0, 0, 0]], "count": [0, 2]},
+        ],
+    }
+    p = cubex.from_dict(doc)
+    sols = list(p.solutions(symmetry="none"))
+    assert sorted(s["unused"] for s in sols) == [["d"], ["m", "m"]]
+    for s in sols:
+        used = [pl["piece"] for pl in s["placements"]]
+        assert sorted(used + s["unused"]) == ["d", "m", "m"]
+    path = tmp_path / "spare.json"
+    path.write_text(json.dumps(doc))
+    cli = cli_json(cubex_exe, str(path), "--all", "--symmetry", "none")["solutions"]
+    assert [json.loads(s.to_json()) for s in sols] == cli
+    # No spare pieces, no list.
+    assert "unused" not in next(cubex.from_dict({"container": {"box": [2, 1, 1]}, "pieces": [
+        {"name": "d", "cells": [[0, 0, 0], [1, 0, 0]]}]}).solutions())
+
+
 def test_render_svg_draws_as_the_cli_does(puzzle_file, cubex_exe, tmp_path):
     path = puzzle_file("voxel/soma.json")
     p = cubex.load(path)
