@@ -1,5 +1,7 @@
 // cubex render FILE [--solution K] --svg OUT.svg | --html OUT.html [--from SOLUTIONS.json]
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
@@ -182,15 +184,27 @@ int cmd_render(const std::vector<std::string>& args) {
     all_found = r.counts.complete;
     if (r.interrupted) return kExitInterrupted;
     if (!all_found && !html_out.empty()) {
-      // The viewer shows the first classes: say of how many (a count of all, on every thread).
+      // The viewer shows the first classes: say of how many (a count of all, on every thread),
+      // where that count ends within kCountSeconds; otherwise the page says "the first N".
+      constexpr double kCountSeconds = 5;
       g_activity = "counting the solutions";
+      std::atomic<bool> stop_count{false};
+      const auto start = std::chrono::steady_clock::now();
       o.limit = 0;
       o.threads = 0;
+      o.stop = &stop_count;
+      o.progress_seconds = 0.1;
+      o.on_progress = [&](const Progress&) {
+        const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start;
+        if (g_stop.load() || spent.count() > kCountSeconds) stop_count = true;
+      };
       const Result all = solve(*puzzle, o);
-      if (all.interrupted) return kExitInterrupted;
-      classes = all.counts.unique;
-      everything = all.counts.total;
-      all_found = *classes == sols.size();  // the limit was the count
+      if (g_stop.load()) return kExitInterrupted;
+      if (all.counts.complete && !all.interrupted) {
+        classes = all.counts.unique;
+        everything = all.counts.total;
+        all_found = *classes == sols.size();  // the limit was the count
+      }
     }
   }
   const bool by_class = std::any_of(orbit.begin(), orbit.end(), [](auto n) { return n > 1; });
