@@ -307,11 +307,10 @@ TEST(Conversion, RoundTripOfEveryLibraryPuzzleKeepsTheCounts) {
     if (!e.is_regular_file() || e.path().extension() != ".json") continue;
     const json doc = json::parse(slurp(e.path().string()));
     const bool bench = doc.contains("expect") && doc["expect"].value("bench", false);
-    // (Under a sanitizer every entry converts, and a quarter is counted: sanitized.hpp.)
-    const bool count = !bench && (!cubex::test::kSanitized || entry++ % 4 == 0);
-    round_trip(e.path().string(), count, false, n);
+    if (cubex::test::kSanitized && entry++ % 4 != 0) continue;  // (a quarter: sanitized.hpp)
+    round_trip(e.path().string(), !bench, false, n);
   }
-  EXPECT_GE(n.converted, 100);
+  EXPECT_GE(n.converted, cubex::test::scaled(100, 25));
   EXPECT_GE(n.counted, cubex::test::scaled(60, 15));
 }
 
