@@ -1,9 +1,9 @@
 // A puzzle's symmetry group, found among the cube's 48 symmetries (see symmetry.hpp).
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "cubex/symmetry.hpp"
+#include "option_index.hpp"
 
 namespace cubex {
 
@@ -39,6 +39,8 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   CubeGroup out;
   out.group = trivial_group(n);
   out.symmetry = {0};
+  out.option_perm.emplace_back(problem.num_options());
+  for (OptionId o = 0; o < problem.num_options(); ++o) out.option_perm[0][o] = o;
   if (mode == SymmetryMode::kNone) return out;
 
   std::map<std::pair<int, Vec3>, ItemId> at;
@@ -52,25 +54,11 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   }
   const Vec3 corner = points.empty() ? Vec3{} : min_corner(points);
 
-  // Options as sorted (item, colour) entries: an element must keep colours too.
-  using Entry = std::pair<ItemId, ColourId>;
-  std::set<std::vector<Entry>> options;
-  std::vector<Entry> key;
-  auto entries = [&](OptionId o, const std::vector<ItemId>* perm) {
-    key.clear();
-    auto items = problem.option(o);
-    auto colours = problem.option_colours(o);
-    for (std::size_t k = 0; k < items.size(); ++k)
-      key.emplace_back(perm ? (*perm)[items[k]] : items[k], colours[k]);
-    std::sort(key.begin(), key.end());
-  };
-  for (OptionId o = 0; o < problem.num_options(); ++o) {
-    entries(o, nullptr);
-    options.insert(key);
-  }
-
+  // Options found by their (item, colour) entries: an element must keep colours too.
+  detail::OptionIndex index(problem);
   const int last = mode == SymmetryMode::kAuto ? 48 : 24;
   std::vector<Vec3> moved(points.size());
+  std::vector<OptionId> images(problem.num_options());
   for (int k = 1; k < last; ++k) {
     const Mat3& m = cube_symmetries()[k];
     const bool reflection = k >= 24;
@@ -102,11 +90,13 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
       hit[perm[i]] = true;
     }
     for (OptionId o = 0; o < problem.num_options() && ok; ++o) {
-      entries(o, &perm);
-      ok = options.count(key) > 0;
+      const std::optional<OptionId> image = index.image(o, perm);
+      ok = image.has_value();
+      if (ok) images[o] = *image;
     }
     if (!ok) continue;
     out.group.perm.push_back(std::move(perm));
+    out.option_perm.push_back(images);
     out.symmetry.push_back(k);
   }
   return out;
