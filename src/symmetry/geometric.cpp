@@ -89,7 +89,25 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
       ok = !hit[perm[i]] && a.primary == b.primary && a.lo == b.lo && a.hi == b.hi;
       hit[perm[i]] = true;
     }
-    for (OptionId o = 0; o < problem.num_options() && ok; ++o) {
+    if (!ok) continue;
+    // An element that is the product of two found before (M = Ma Mb), acting on the items as b
+    // then a, maps options to options as b then a does: its images are theirs composed, with no
+    // option looked up. Otherwise every option's image is looked up.
+    bool composed = false;
+    for (std::size_t a = 0; a < out.symmetry.size() && !composed; ++a) {
+      for (std::size_t b = 0; b < out.symmetry.size() && !composed; ++b) {
+        if (!(cube_symmetries()[out.symmetry[a]] * cube_symmetries()[out.symmetry[b]] == m))
+          continue;
+        const auto &pa = out.group.perm[a], &pb = out.group.perm[b];
+        bool same = true;
+        for (ItemId i = 0; i < n && same; ++i) same = pa[pb[i]] == perm[i];
+        if (!same) continue;
+        const auto &ia = out.option_perm[a], &ib = out.option_perm[b];
+        for (OptionId o = 0; o < problem.num_options(); ++o) images[o] = ia[ib[o]];
+        composed = true;
+      }
+    }
+    for (OptionId o = 0; o < problem.num_options() && ok && !composed; ++o) {
       const std::optional<OptionId> image = index.image(o, perm);
       ok = image.has_value();
       if (ok) images[o] = *image;
