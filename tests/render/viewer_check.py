@@ -18,9 +18,11 @@ after.png). Then:
   explode slider, the view, and the address after pressing ArrowLeft;
 - "controls": which of the zoom, fit and disassembly controls exist, the scale (pixels per cell)
   before and after zoom in (button, key +, mouse wheel) and fit, and where the picture's ink
-  lies in the canvas (its box, in screenshots) fitted and zoomed in, with every move made;
+  lies in the canvas (its box and the canvas' size, in half-size screenshots of the canvas)
+  fitted and zoomed in, with every move made;
 - "steps" (a page written with --disassemble): after ArrowDown the step, its label, the group
-  that moves and its shift, the address and how many pixels changed; after ArrowUp the step
+  that moves and its shift, the address and how many pixels of the canvas (half size, "area"
+  in all) changed; after ArrowUp the step
   and the shifts again.
 Exit status 0 when it could run the page, 3 when Chromium would not start."""
 import base64
@@ -279,16 +281,30 @@ def main(chromium, page, out_dir):
                     b.call("Input.dispatchKeyEvent", params, session=s)
                 time.sleep(0.2)
 
-            def ink_box(rows, width, height, left):
-                """The box of the non-white pixels right of x = left (the canvas)."""
+            def canvas_shot(name):
+                """The canvas alone at half size (fewer pixels to decode here)."""
+                r = b.call("Runtime.evaluate", {"expression": "(() => { const r = document."
+                           "getElementById('view').getBoundingClientRect(); return [r.left, r.top,"
+                           " r.width, r.height]; })()", "returnByValue": True}, session=s)
+                x, y, cw, chh = r["result"]["value"]
+                png = base64.b64decode(b.call("Page.captureScreenshot", {
+                    "format": "png", "clip": {"x": x, "y": y, "width": cw, "height": chh,
+                                              "scale": 0.5}}, session=s)["data"])
+                with open(os.path.join(out_dir, name), "wb") as f:
+                    f.write(png)
+                return decode_png(png)
+
+            def ink_box(shot):
+                """The box of the non-white pixels of a canvas_shot, and its size."""
+                width, height, chs, rows = shot
                 x0, y0, x1, y1 = width, height, -1, -1
                 for y in range(height):
                     row = rows[y]
-                    for x in range(left, width):
-                        if row[x * ch:x * ch + 3] != b"\xff\xff\xff":
+                    for x in range(width):
+                        if row[x * chs:x * chs + 3] != b"\xff\xff\xff":
                             x0, x1 = min(x0, x), max(x1, x)
                             y0, y1 = min(y0, y), max(y1, y)
-                return [x0, y0, x1, y1]
+                return [x0, y0, x1, y1, width, height]
 
             # Zoom and fit, on solution 1 as it opens.
             b.call("Page.navigate", {"url": "about:blank"}, session=s)
@@ -302,10 +318,6 @@ def main(chromium, page, out_dir):
             time.sleep(0.3)
             controls = {name: evaluate("!!document.getElementById('%s')" % name)
                         for name in ("zoomin", "zoomout", "fit", "stepback", "stepnext", "play")}
-            controls["canvas_left"] = evaluate(
-                "Math.round(document.getElementById('view').getBoundingClientRect().left)")
-            controls["canvas"] = [evaluate("document.getElementById('view').clientWidth"),
-                                  evaluate("document.getElementById('view').clientHeight")]
             controls["scale"] = evaluate("cubex.scale")
             evaluate("document.getElementById('zoomin').click()")
             controls["scale_zoomin"] = evaluate("cubex.scale")
@@ -323,25 +335,21 @@ def main(chromium, page, out_dir):
             # zoomed in five times: it runs over the canvas' edges.
             evaluate("cubex.goToStep(1e9, true)")
             time.sleep(0.2)
-            left = controls["canvas_left"]
-            w3, h3, ch3, rows = shot("fitted.png")
-            controls["ink_fitted"] = ink_box(rows, w3, h3, left + 1)
+            controls["ink_fitted"] = ink_box(canvas_shot("fitted.png"))
             for _ in range(5):
                 evaluate("document.getElementById('zoomin').click()")
             time.sleep(0.2)
-            w3, h3, ch3, rows = shot("zoomed.png")
-            controls["ink_zoomed"] = ink_box(rows, w3, h3, left + 1)
-            controls["size"] = [w3, h3]
+            controls["ink_zoomed"] = ink_box(canvas_shot("zoomed.png"))
             evaluate("cubex.goToStep(0, true)")
             key("0", "Digit0", 48)
             result["controls"] = controls
 
             # The disassembly: a move forward and back with the arrows.
             if evaluate("!!(DATA.solutions[0].moves && DATA.solutions[0].moves.length)"):
-                w4, h4, ch4, assembled = shot("assembled.png")
+                w4, h4, ch4, assembled = canvas_shot("assembled.png")
                 key("ArrowDown", "ArrowDown", 40)
                 time.sleep(0.6)
-                w4, h4, ch4, moved = shot("moved.png")
+                w4, h4, ch4, moved = canvas_shot("moved.png")
                 steps = {"visible": evaluate(
                     "document.getElementById('disassembly').style.display !== 'none'"),
                          "step": evaluate("cubex.state.step"),
@@ -354,7 +362,8 @@ def main(chromium, page, out_dir):
                          "expected_shift": evaluate("DATA.solutions[0].moves[0].shift"),
                          "hash": evaluate("location.hash"),
                          "changed": sum(1 for y in range(h4) for x in range(0, w4 * ch4, ch4)
-                                        if assembled[y][x:x + 3] != moved[y][x:x + 3])}
+                                        if assembled[y][x:x + 3] != moved[y][x:x + 3]),
+                         "area": w4 * h4}
                 key("ArrowUp", "ArrowUp", 38)
                 time.sleep(0.6)
                 steps["step_back"] = evaluate("cubex.state.step")
