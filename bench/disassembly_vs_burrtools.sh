@@ -11,7 +11,8 @@
 #                    (default 20; 0: none)
 #
 # Both run with one thread (`cubex solve FILE --disassemble --threads 1`); the time is the CPU
-# time (user + sys) of the whole run, reading and assembling included, the median of REPS runs;
+# time (user + sys) of the whole run, reading and assembling included, the median of REPS runs
+# (the four programs of a file run in turn, REPS rounds);
 # the columns "asm" are the same runs without disassembling (`burrTxt` without -d, cubex without
 # --disassemble), so that the difference is the disassembly's. The counts (assemblies, those that
 # come apart) and the levels (as a multiset) of both programs are compared; a mismatch is
@@ -51,12 +52,8 @@ with open(sys.argv[1], "w") as out:
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("%.4f" % (r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime))' "$tmp/out" "$@"
 }
-# median CMD...: the median of REPS runs of cpu.
-median() {
-  local ts=()
-  for ((r = 0; r < reps; ++r)); do ts+=("$(cpu "$@")"); done
-  printf '%s\n' "${ts[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
+# med T...: the median of the times T.
+med() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # burrTxt's "assemblies solutions", and its levels ("LEVELxCOUNT ...", sorted), from $tmp/out.
 burr_counts() { { grep -o '[0-9]* assemblies and [0-9]* solutions' "$tmp/out" || echo "? ? ? ?"; } | awk '{print $1, $4}'; }
 burr_levels() { { grep '^level: ' "$tmp/out" || true; } | sed 's/^level: //' | sort | uniq -c | awk '{print $2 "x" $1}' | sort | tr '\n' ' ' | sed 's/ $//'; }
@@ -79,12 +76,19 @@ echo "|---|---:|---:|---|---:|---:|---:|---:|---:|"
 for name in AlPackino CubeInCage DemoMirrorParadox DemoPieceGenerator DraculasDentalDesaster PelikanBurr SolidSixPieceBurrs; do
   f="$examples/$name.xmpuzzle"
   [[ -f $f ]] || { echo "| $name | (missing) |"; continue; }
-  bt=$(median "$burrtxt" -d "$f")
+  # The four programs in turn, REPS rounds, so that a change of load touches them alike.
+  t_bt=() t_bta=() t_cx=() t_cxa=()
+  for ((r = 0; r < reps; ++r)); do
+    t_bt+=("$(cpu "$burrtxt" -d "$f")")
+    cp "$tmp/out" "$tmp/burr.out"
+    t_bta+=("$(cpu "$burrtxt" "$f")")
+    t_cx+=("$(cpu "$cubex" solve "$f" --disassemble --threads 1 --quiet --json "$tmp/c.json")")
+    t_cxa+=("$(cpu "$cubex" solve "$f" --threads 1 --quiet)")
+  done
+  bt=$(med "${t_bt[@]}") bt_asm=$(med "${t_bta[@]}") cx=$(med "${t_cx[@]}") cx_asm=$(med "${t_cxa[@]}")
+  cp "$tmp/burr.out" "$tmp/out"
   read -r b_asm b_sol < <(burr_counts)
   b_lev=$(burr_levels)
-  bt_asm=$(median "$burrtxt" "$f")
-  cx=$(median "$cubex" solve "$f" --disassemble --threads 1 --quiet --json "$tmp/c.json")
-  cx_asm=$(median "$cubex" solve "$f" --threads 1 --quiet)
   "$cubex" solve "$f" --disassemble --threads 1 --quiet --json "$tmp/c.json" >/dev/null 2>&1
   { read -r c_asm c_sol; read -r c_lev; } < <(cubex_counts "$tmp/c.json")
   verdict=same

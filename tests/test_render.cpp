@@ -485,8 +485,9 @@ TEST(RenderHtml, ViewerDrawsAndStepsInHeadlessChromium) {
   if (!have("python3")) GTEST_SKIP() << "python3 is not installed";
   TempDir tmp;
   const std::string page = tmp / "soma.html";
-  auto r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") + "' --limit 3 --html '" +
-                     page + "'");
+  // (with --disassemble: the page plays the moves too)
+  auto r = run_cubex("render '" + source_file("puzzles/voxel/soma.json") +
+                     "' --disassemble --limit 3 --html '" + page + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   // Screenshots go to CUBEX_SCREENSHOTS when set (to look at them), else to the temporary folder.
   const char* keep = std::getenv("CUBEX_SCREENSHOTS");
@@ -535,6 +536,56 @@ TEST(RenderHtml, ViewerDrawsAndStepsInHeadlessChromium) {
   EXPECT_EQ(a["view"], "top") << out;
   EXPECT_NEAR(a["pitch"].get<double>(), 89.9, 1e-6) << out;
   EXPECT_EQ(a["hash_after_left"], "#solution=1&explode=0.5&view=top") << out;
+
+  // Zoom and fit (issue 38): the buttons, the keys + and 0 and the mouse wheel change the scale
+  // by their factors, fit gives back the fitted scale; fitted, the picture with every move made
+  // (the pieces spread out) lies inside the canvas and fills a good part of it; zoomed in five
+  // times it runs over the canvas' edges.
+  const json& c = j["controls"];
+  for (const char* id : {"zoomin", "zoomout", "fit", "stepback", "stepnext", "play"})
+    EXPECT_TRUE(c[id].get<bool>()) << id << ": " << out;
+  const double s0 = c["scale"].get<double>();
+  EXPECT_GT(s0, 5) << out;
+  EXPECT_NEAR(c["scale_zoomin"].get<double>(), s0 * 1.25, 1e-6 * s0) << out;
+  EXPECT_NEAR(c["scale_plus"].get<double>(), s0 * 1.25 * 1.25, 1e-6 * s0) << out;
+  EXPECT_NEAR(c["scale_fit"].get<double>(), s0, 1e-6 * s0) << out;
+  EXPECT_NEAR(c["scale_wheel"].get<double>(), s0 * 1.1, 1e-6 * s0) << out;
+  EXPECT_NEAR(c["scale_key0"].get<double>(), s0, 1e-6 * s0) << out;
+  // (boxes [x0, y0, x1, y1, width, height] of the ink in half-size shots of the canvas)
+  const auto fitted = c["ink_fitted"].get<std::vector<int>>();
+  ASSERT_EQ(fitted.size(), 6u) << out;
+  const int cw = fitted[4], chh = fitted[5];
+  EXPECT_GT(fitted[0], 1) << out;
+  EXPECT_GT(fitted[1], 1) << out;
+  EXPECT_LT(fitted[2], cw - 2) << out;
+  EXPECT_LT(fitted[3], chh - 2) << out;
+  EXPECT_GT(std::max(fitted[2] - fitted[0], fitted[3] - fitted[1]), 0.4 * std::min(cw, chh)) << out;
+  const auto zoomed = c["ink_zoomed"].get<std::vector<int>>();
+  ASSERT_EQ(zoomed.size(), 6u) << out;
+  EXPECT_TRUE(zoomed[0] <= 1 || zoomed[1] <= 1 || zoomed[2] >= cw - 2 || zoomed[3] >= chh - 2)
+      << out;
+
+  // The disassembly (issue 36): the down arrow makes the first move (its group highlighted and
+  // shifted, the picture changed, the address keeping the step), the up arrow takes it back.
+  ASSERT_TRUE(j.contains("steps")) << out;
+  const json& ds = j["steps"];
+  EXPECT_TRUE(ds["visible"].get<bool>()) << out;
+  EXPECT_EQ(ds["step"], 1) << out;
+  EXPECT_EQ(ds["shown"], 1) << out;
+  EXPECT_EQ(ds["label"].get<std::string>().rfind("move 1 of ", 0), 0u) << out;
+  EXPECT_EQ(ds["level"].get<std::string>().rfind("takes apart in ", 0), 0u) << out;
+  EXPECT_EQ(ds["moving"], ds["expected_moving"]) << out;
+  ASSERT_FALSE(ds["moving"].empty()) << out;
+  for (std::size_t p = 0; p < ds["shifts"].size(); ++p) {
+    bool moves = false;
+    for (const json& m : ds["moving"]) moves = moves || m.get<std::size_t>() == p;
+    EXPECT_EQ(ds["shifts"][p], moves ? ds["expected_shift"] : json::array({0, 0, 0})) << p;
+    EXPECT_EQ(ds["shifts_back"][p], json::array({0, 0, 0})) << p;
+  }
+  EXPECT_EQ(ds["hash"], "#solution=1&explode=0&view=iso&step=1") << out;
+  EXPECT_GT(ds["changed"].get<double>(), ds["area"].get<double>() * 0.01) << out;
+  EXPECT_EQ(ds["step_back"], 0) << out;
+  EXPECT_EQ(ds["label_back"], "assembled") << out;
 }
 
 }  // namespace

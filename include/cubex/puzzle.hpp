@@ -57,7 +57,7 @@ class Puzzle {
   // geometry (a Knuth-format matrix) has the identity alone.
   virtual CubeGroup symmetry_group(SymmetryMode mode) const {
     (void)mode;
-    return {trivial_group(problem().num_items()), {0}};
+    return {trivial_group(problem().num_items()), {0}, {}};
   }
   // The items that stand for pieces (one per piece, or per set of identical pieces), with the
   // piece's name: the symmetry group permutes them (a reflection swaps a chiral piece with its

@@ -54,6 +54,9 @@ struct ItemPlaces {
 struct CubeGroup {
   ItemGroup group;
   std::vector<int> symmetry;  // symmetry[k]: the index into cube_symmetries() of element k
+  // option_perm[k][o]: the option that element k maps option o to (as cube_symmetry_group found
+  // it; SymmetricSolver takes it instead of finding it again).
+  std::vector<std::vector<OptionId>> option_perm;
 };
 
 // The elements M of the cube's symmetry group (the 24 rotations first; the 24 reflections too when
@@ -61,7 +64,8 @@ struct CubeGroup {
 // (tags kept) and every option of the problem onto an option. Items without a point stay fixed
 // under rotations and go to reflected[i] under reflections. Element 0 is the identity; kNone gives
 // the identity alone. The result is a group: the symmetries of the point set that preserve the
-// options form a subgroup of the cube's.
+// options form a subgroup of the cube's. Fills option_perm with the image of every option under
+// every element.
 CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode);
 
 struct SymmetryStats {
@@ -80,9 +84,13 @@ using OrbitVisitor = ClassVisitor;  // (job.hpp) the same non-owning callable
 class SymmetricSolver final : public SolutionJudge {
  public:
   // Throws ProblemError when an element is not a permutation of the items, does not map every
-  // option to an option, or when two options cover the same items.
-  SymmetricSolver(const Problem& problem, ItemGroup group);
-  SymmetricSolver(Problem&&, ItemGroup) = delete;  // it keeps a reference to the problem
+  // option to an option, or when two options cover the same items. option_perm, when not empty,
+  // gives the image of every option under every element, as cube_symmetry_group() found it
+  // (CubeGroup::option_perm): the constructor then only checks that each row is a permutation
+  // of the options, instead of finding every image again.
+  SymmetricSolver(const Problem& problem, ItemGroup group,
+                  std::vector<std::vector<OptionId>> option_perm = {});
+  SymmetricSolver(Problem&&, ItemGroup, std::vector<std::vector<OptionId>> = {}) = delete;
   ~SymmetricSolver() override;
 
   // Counts (and optionally visits) one canonical solution per orbit.

@@ -16,6 +16,7 @@
 #include "cubex/io/json.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/html.hpp"
+#include "cubex/render/steps.hpp"
 #include "cubex/render/stl.hpp"
 #include "cubex/render/svg.hpp"
 #include "cubex/symmetry.hpp"
@@ -40,7 +41,8 @@ int cmd_render(const std::vector<std::string>& args) {
       "usage: cubex render FILE [--solution K] --svg OUT.svg | --html OUT.html | --stl DIR\n"
       "                         [--from SOLUTIONS.json] [--limit N]\n"
       "                         [--symmetry none|rotations|auto]\n"
-      "                         [--unit MM] [--gap MM] [--bevel MM] [--problem P]\n\n"
+      "                         [--unit MM] [--gap MM] [--bevel MM] [--problem P]\n"
+      "                         [--disassemble]\n\n"
       "Draws solutions of the puzzle in FILE (a voxel or Happy Cube puzzle). The solutions are\n"
       "found by solving FILE, or read with --from from a 'cubex solve FILE --json' output.\n"
       "By default one solution per symmetry class is drawn (turned or mirrored copies of it\n"
@@ -52,13 +54,17 @@ int cmd_render(const std::vector<std::string>& args) {
       "          pieces, left and right arrows to step through the solutions\n"
       "  --stl   solution K for 3-D printing: one binary STL per piece (lying flat) and\n"
       "          assembly.stl with every piece in its place; millimetres, --gap MM apart,\n"
-      "          edges chamfered by --bevel MM\n\n"
+      "          edges chamfered by --bevel MM\n"
+      "  --disassemble  take the solutions apart, as 'cubex solve --disassemble': only those\n"
+      "          that come apart are drawn; the viewer plays each one's moves, --svg draws the\n"
+      "          moves of solution K as a strip of steps\n\n"
       "options");
   std::string file, svg_out, html_out, from, stl_dir, symmetry = "auto";
   LoadOptions load;
   render::StlOptions stl;
   XmlLimitFlags xml;
   std::uint64_t k = 1, limit = 100;
+  bool disassemble = false;
   // clang-format off
   opts.add_options()
     ("help,h", "show this help")
@@ -81,7 +87,10 @@ int cmd_render(const std::vector<std::string>& args) {
      "auto (default): one solution per class of solutions that are turned or mirrored copies of "
      "each other, as 'cubex solve' counts them; rotations: classes under rotations only; none: "
      "every solution (turned copies too). Applies when render solves FILE; a --from file is "
-     "drawn as listed");
+     "drawn as listed")
+    ("disassemble", po::bool_switch(&disassemble),
+     "draw the solutions that come apart, with their moves: the viewer plays them, --svg draws "
+     "them as a strip of steps (voxel puzzles; not with --from or --stl)");
   // clang-format on
   add_xml_limit_options(opts, xml);
   po::options_description hidden;
@@ -125,6 +134,10 @@ int cmd_render(const std::vector<std::string>& args) {
         "(write it with 'cubex solve FILE --all --symmetry ... --json OUT')");
   }
 
+  if (disassemble && (!from.empty() || !stl_dir.empty()))
+    throw UsageError(
+        "--disassemble takes apart the solutions render finds: leave out --from and --stl");
+
   for (const std::string* out : {&svg_out, &html_out}) {
     if (!out->empty())
       refuse_overwriting_input(out == &svg_out ? "svg" : "html", *out, {file, from});
@@ -139,6 +152,8 @@ int cmd_render(const std::vector<std::string>& args) {
   // orbit[i]: how many solutions sols[i] stands for (its class under the symmetry group); 0
   // when not known (a --from file written without symmetry).
   std::vector<std::uint64_t> orbit;
+  // With --disassemble: the moves of each solution.
+  std::vector<render::Steps> steps;
   bool all_found = true;
   std::uint64_t total = 0;  // all solutions, when all_found and every orbit is known
   // When the listing stopped at the limit: the classes and solutions there are in all, where a
@@ -175,10 +190,15 @@ int cmd_render(const std::vector<std::string>& args) {
     o.limit = want;
     o.threads = 1;
     o.stop = &g_stop;
-    g_activity = "solving the puzzle";
+    o.disassemble = disassemble;
+    g_activity = disassemble ? "solving the puzzle and taking it apart" : "solving the puzzle";
     const Result r = solve(*puzzle, o, [&](const Solution& s) {
       sols.push_back(puzzle->solution_json(s.options));
       orbit.push_back(s.orbit);
+      if (s.disassembly) {
+        const std::optional<render::Scene> sc = puzzle->scene(sols.back());
+        steps.push_back(sc ? render::scene_steps(*sc, *s.disassembly) : render::Steps{});
+      }
       return true;
     });
     all_found = r.counts.complete;
@@ -215,6 +235,7 @@ int cmd_render(const std::vector<std::string>& args) {
     throw InputError(
         source, "expected at least " + std::to_string(k) + " solution(s) for --solution " +
                     std::to_string(k) + ", found " + std::to_string(sols.size()) +
+                    (disassemble ? " that come apart" : "") +
                     (by_class ? " up to symmetry (--symmetry none counts every solution)" : ""));
   }
 
@@ -239,17 +260,24 @@ int cmd_render(const std::vector<std::string>& args) {
     scenes.push_back(std::move(*sc));
   }
   // "solution 3 of 240 up to symmetry" or "solution 3 of 11,520"
-  const std::string what = by_class ? " up to symmetry" : "";
+  const std::string what =
+      std::string(disassemble ? " that come apart" : "") + (by_class ? " up to symmetry" : "");
+  const std::string what_one =
+      std::string(disassemble ? " that comes apart" : "") + (by_class ? " up to symmetry" : "");
 
   if (!svg_out.empty()) {
     const render::Scene& sc = scenes[html_out.empty() ? 0 : k - 1];
+    const render::Steps none;
+    const render::Steps& st = k - 1 < steps.size() ? steps[k - 1] : none;
     // ("the only solution" only when render solved FILE: a --from file may hold the first only)
-    std::string caption = all_found && by_class && sols.size() == 1 && from.empty()
-                              ? "the only solution" + what
-                              : "solution " + with_commas(k) +
-                                    (all_found ? " of " + with_commas(sols.size()) : "") + what;
+    std::string caption =
+        all_found && by_class && sols.size() == 1 && from.empty()
+            ? "the only solution" + what_one
+            : "solution " + with_commas(k) +
+                  (all_found ? " of " + with_commas(sols.size()) + what : what_one);
     if (!sc.note.empty()) caption += " (" + sc.note + ")";
-    write_output(svg_out, render::svg(sc, caption));
+    write_output(svg_out,
+                 st.moves.empty() ? render::svg(sc, caption) : render::svg_steps(sc, st, caption));
     std::cout << "wrote " << svg_out << ": " << caption << "\n";
   }
   if (!html_out.empty()) {
@@ -266,7 +294,7 @@ int cmd_render(const std::vector<std::string>& args) {
     } else if (!all_found) {
       note = "the first " + count + " (--limit N for more)";
     } else if (sols.size() == 1) {
-      note = (from.empty() ? "the only solution" : "1 solution") + what;
+      note = (from.empty() ? "the only solution" : "1 solution") + what_one;
     } else {
       note = "all " + count;
     }
@@ -274,7 +302,7 @@ int cmd_render(const std::vector<std::string>& args) {
       note += from.empty() ? " (" + with_commas(total) + " in all)"
                            : " (standing for " + with_commas(total) + ")";
     }
-    write_output(html_out, render::html(scenes, k - 1, note));
+    write_output(html_out, render::html(scenes, k - 1, note, steps));
     std::cout << "wrote " << html_out << ": " << note << "\n";
   }
   if (!stl_dir.empty()) {

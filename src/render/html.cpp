@@ -13,10 +13,12 @@
 
 namespace cubex::render {
 
-std::string html(std::span<const Scene> scenes, std::size_t start, const std::string& note) {
+std::string html(std::span<const Scene> scenes, std::size_t start, const std::string& note,
+                 std::span<const Steps> steps) {
   std::map<std::string, Rgb> colour;
   nlohmann::json sols = nlohmann::json::array();
-  for (const Scene& sc : scenes) {
+  for (std::size_t i = 0; i < scenes.size(); ++i) {
+    const Scene& sc = scenes[i];
     nlohmann::json pieces = nlohmann::json::array();
     for (const ScenePiece& p : sc.pieces) {
       const Rgb c = colour.emplace(p.name, p.colour).first->second;
@@ -32,6 +34,19 @@ std::string html(std::span<const Scene> scenes, std::size_t start, const std::st
     }
     nlohmann::json sol = {{"pieces", pieces}};
     if (!sc.note.empty()) sol["note"] = sc.note;
+    if (i < steps.size() && !steps[i].moves.empty()) {
+      // The disassembly: each move's group, its shift in the viewer (the travel) and its text.
+      nlohmann::json moves = nlohmann::json::array();
+      for (const SceneMove& m : steps[i].moves) {
+        const Vec3 d = m.direction;
+        moves.push_back({{"pieces", m.pieces},
+                         {"shift", {d.x * m.travel, d.y * m.travel, d.z * m.travel}},
+                         {"separates", m.separates},
+                         {"text", m.text}});
+      }
+      sol["moves"] = std::move(moves);
+      sol["level"] = steps[i].level;
+    }
     sols.push_back(std::move(sol));
   }
   nlohmann::json data = {{"title", scenes.empty() ? "" : scenes.front().title},

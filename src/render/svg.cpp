@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "cubex/error.hpp"
 #include "cubex/render/colour.hpp"
+#include "cubex/render/steps.hpp"
 
 namespace cubex::render {
 namespace {
@@ -360,6 +362,47 @@ Scene turned_over(const Scene& scene) {
   return back;
 }
 
+std::string document(const Scene& scene, const std::string& caption, const std::string& body,
+                     double width, double height) {
+  const double margin = 20;
+  // The legend: one swatch and name per piece, in rows.
+  std::string legend = "<g class=\"legend\" id=\"legend\">\n";
+  const double ly = height + 24;
+  double lx = margin, row = 0;
+  const double legend_width = std::max(width - margin, 360.0);
+  for (const ScenePiece& p : scene.pieces) {
+    const double w = 30 + 8.0 * double(p.name.size());
+    if (lx + w > legend_width && lx > margin) {
+      lx = margin;
+      ++row;
+    }
+    const double y = ly + row * 22;
+    legend += "<rect x=\"" + num(lx) + "\" y=\"" + num(y - 12) +
+              "\" width=\"14\" height=\"14\" fill=\"" + hex(p.colour) +
+              "\" stroke=\"#000000\"/><text x=\"" + num(lx + 19) + "\" y=\"" + num(y) + "\">" +
+              xml_escape(p.name) + "</text>\n";
+    lx += w;
+  }
+  legend += "</g>\n";
+  height = ly + row * 22 + 16;
+  width = std::max(width, legend_width + margin);
+
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(std::ceil(width)) +
+         "\" height=\"" + num(std::ceil(height)) + "\" viewBox=\"0 0 " + num(std::ceil(width)) +
+         " " + num(std::ceil(height)) +
+         "\" font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"13\" "
+         "stroke-linejoin=\"round\">\n";
+  out += "<title>" + xml_escape(scene.title + ": " + caption) + "</title>\n";
+  out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  out += "<text x=\"" + num(margin) + "\" y=\"26\" font-size=\"17\" font-weight=\"bold\">" +
+         xml_escape(scene.title) + "</text>\n";
+  out += "<text x=\"" + num(margin) + "\" y=\"45\" fill=\"#555555\">" + xml_escape(caption) +
+         "</text>\n";
+  out += body + legend + "</svg>\n";
+  return out;
+}
+
 }  // namespace
 
 std::string xml_escape(const std::string& s) {
@@ -463,42 +506,72 @@ std::string svg(const Scene& scene, const std::string& caption) {
     height = std::max(by + back.box.h(), top + rows * ch);
   }
 
-  // The legend: one swatch and name per piece, in rows.
-  std::string legend = "<g class=\"legend\" id=\"legend\">\n";
-  const double ly = height + 24;
-  double lx = margin, row = 0;
-  const double legend_width = std::max(width - margin, 360.0);
-  for (const ScenePiece& p : scene.pieces) {
-    const double w = 30 + 8.0 * double(p.name.size());
-    if (lx + w > legend_width && lx > margin) {
-      lx = margin;
-      ++row;
-    }
-    const double y = ly + row * 22;
-    legend += "<rect x=\"" + num(lx) + "\" y=\"" + num(y - 12) +
-              "\" width=\"14\" height=\"14\" fill=\"" + hex(p.colour) +
-              "\" stroke=\"#000000\"/><text x=\"" + num(lx + 19) + "\" y=\"" + num(y) + "\">" +
-              xml_escape(p.name) + "</text>\n";
-    lx += w;
-  }
-  legend += "</g>\n";
-  height = ly + row * 22 + 16;
-  width = std::max(width, legend_width + margin);
+  return document(scene, caption, body, width, height);
+}
 
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(std::ceil(width)) +
-         "\" height=\"" + num(std::ceil(height)) + "\" viewBox=\"0 0 " + num(std::ceil(width)) +
-         " " + num(std::ceil(height)) +
-         "\" font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"13\" "
-         "stroke-linejoin=\"round\">\n";
-  out += "<title>" + xml_escape(scene.title + ": " + caption) + "</title>\n";
-  out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  out += "<text x=\"" + num(margin) + "\" y=\"26\" font-size=\"17\" font-weight=\"bold\">" +
-         xml_escape(scene.title) + "</text>\n";
-  out += "<text x=\"" + num(margin) + "\" y=\"45\" fill=\"#555555\">" + xml_escape(caption) +
-         "</text>\n";
-  out += body + legend + "</svg>\n";
-  return out;
+std::string svg_steps(const Scene& scene, const Steps& steps, const std::string& caption) {
+  if (steps.moves.empty()) throw std::invalid_argument("svg_steps: no moves to draw");
+  const double margin = 20, top = 62, cell = 15, pad = 26, label = 34;
+  // Panel 0: the assembled puzzle; panel k: the part that move k takes apart, after the move,
+  // the moving group in its colours and the rest paled.
+  struct Panel {
+    Drawing d;
+    Scene sc;  // the pieces drawn (the names of their <g>)
+    std::string text;
+  };
+  std::vector<Panel> panels;
+  double pw = 0, ph = 0;
+  for (std::size_t k = 0; k <= steps.moves.size(); ++k) {
+    Panel panel;
+    panel.sc.kind = scene.kind;
+    std::vector<std::size_t> shown;
+    std::vector<bool> moving(scene.pieces.size(), false);
+    if (k == 0) {
+      for (std::size_t p = 0; p < scene.pieces.size(); ++p) shown.push_back(p);
+      panel.text = "assembled";
+    } else {
+      const SceneMove& m = steps.moves[k - 1];
+      shown = m.part;
+      for (std::size_t p : m.pieces) moving[p] = true;
+      panel.text = std::to_string(k) + ". " + m.text;
+    }
+    const std::vector<Vec3> at = offsets_after(steps, scene.pieces.size(), k, false);
+    for (std::size_t p : shown) {
+      ScenePiece piece = scene.pieces[p];
+      for (Vec3& c : piece.cells) c = c + at[p];
+      if (k > 0 && !moving[p]) {
+        const Rgb c = piece.colour;
+        auto pale = [](std::uint8_t v) { return std::uint8_t(v + (255 - v) * 0.6); };
+        piece.colour = {pale(c.r), pale(c.g), pale(c.b)};
+      }
+      panel.sc.pieces.push_back(std::move(piece));
+    }
+    std::vector<std::size_t> all(panel.sc.pieces.size());
+    for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+    panel.d = iso(panel.sc, all, cell);
+    pw = std::max(pw, panel.d.box.w());
+    ph = std::max(ph, panel.d.box.h());
+    panels.push_back(std::move(panel));
+  }
+  pw = std::max(pw + pad, 150.0);
+  ph += label + pad;
+  const std::size_t cols =
+      std::max<std::size_t>(1, std::min(panels.size(), std::size_t(std::max(1.0, 1000 / pw))));
+  std::string body = "<text x=\"" + num(margin) + "\" y=\"" + num(top - 4) + "\">takes apart in " +
+                     std::to_string(steps.moves.size()) +
+                     (steps.moves.size() == 1 ? " move" : " moves") + ", level " +
+                     xml_escape(steps.level) + "</text>\n";
+  for (std::size_t k = 0; k < panels.size(); ++k) {
+    const Panel& p = panels[k];
+    const double x = margin + double(k % cols) * pw, y = top + 16 + double(k / cols) * ph;
+    body += "<g class=\"step\" data-step=\"" + std::to_string(k) + "\">\n";
+    body += place(p.sc, p.d, "step-" + std::to_string(k), x + (pw - pad - p.d.box.w()) / 2,
+                  y + (ph - label - pad - p.d.box.h()) / 2);
+    body += "<text x=\"" + num(x + (pw - pad) / 2) + "\" y=\"" + num(y + ph - pad - 8) +
+            "\" text-anchor=\"middle\">" + xml_escape(p.text) + "</text>\n</g>\n";
+  }
+  const double rows = double((panels.size() + cols - 1) / cols);
+  return document(scene, caption, body, margin * 2 + double(cols) * pw - pad, top + 16 + rows * ph);
 }
 
 }  // namespace cubex::render

@@ -101,7 +101,7 @@ Plan::Plan(const Puzzle& puzzle, Options options)
   impl_->infeasible = puzzle_.infeasible();
   group_ = puzzle_.symmetry_group(to_mode(symmetry_));
   if (impl_->infeasible.empty() && group_.group.order() > 1)
-    impl_->sym.emplace(puzzle_.problem(), group_.group);
+    impl_->sym.emplace(puzzle_.problem(), group_.group, group_.option_perm);
 }
 
 Plan::~Plan() = default;

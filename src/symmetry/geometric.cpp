@@ -1,9 +1,9 @@
 // A puzzle's symmetry group, found among the cube's 48 symmetries (see symmetry.hpp).
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "cubex/symmetry.hpp"
+#include "option_index.hpp"
 
 namespace cubex {
 
@@ -39,6 +39,8 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   CubeGroup out;
   out.group = trivial_group(n);
   out.symmetry = {0};
+  out.option_perm.emplace_back(problem.num_options());
+  for (OptionId o = 0; o < problem.num_options(); ++o) out.option_perm[0][o] = o;
   if (mode == SymmetryMode::kNone) return out;
 
   std::map<std::pair<int, Vec3>, ItemId> at;
@@ -52,25 +54,11 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   }
   const Vec3 corner = points.empty() ? Vec3{} : min_corner(points);
 
-  // Options as sorted (item, colour) entries: an element must keep colours too.
-  using Entry = std::pair<ItemId, ColourId>;
-  std::set<std::vector<Entry>> options;
-  std::vector<Entry> key;
-  auto entries = [&](OptionId o, const std::vector<ItemId>* perm) {
-    key.clear();
-    auto items = problem.option(o);
-    auto colours = problem.option_colours(o);
-    for (std::size_t k = 0; k < items.size(); ++k)
-      key.emplace_back(perm ? (*perm)[items[k]] : items[k], colours[k]);
-    std::sort(key.begin(), key.end());
-  };
-  for (OptionId o = 0; o < problem.num_options(); ++o) {
-    entries(o, nullptr);
-    options.insert(key);
-  }
-
+  // Options found by their (item, colour) entries: an element must keep colours too.
+  detail::OptionIndex index(problem);
   const int last = mode == SymmetryMode::kAuto ? 48 : 24;
   std::vector<Vec3> moved(points.size());
+  std::vector<OptionId> images(problem.num_options());
   for (int k = 1; k < last; ++k) {
     const Mat3& m = cube_symmetries()[k];
     const bool reflection = k >= 24;
@@ -101,12 +89,32 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
       ok = !hit[perm[i]] && a.primary == b.primary && a.lo == b.lo && a.hi == b.hi;
       hit[perm[i]] = true;
     }
-    for (OptionId o = 0; o < problem.num_options() && ok; ++o) {
-      entries(o, &perm);
-      ok = options.count(key) > 0;
+    if (!ok) continue;
+    // An element that is the product of two found before (M = Ma Mb), acting on the items as b
+    // then a, maps options to options as b then a does: its images are theirs composed, with no
+    // option looked up. Otherwise every option's image is looked up.
+    bool composed = false;
+    for (std::size_t a = 0; a < out.symmetry.size() && !composed; ++a) {
+      for (std::size_t b = 0; b < out.symmetry.size() && !composed; ++b) {
+        if (!(cube_symmetries()[out.symmetry[a]] * cube_symmetries()[out.symmetry[b]] == m))
+          continue;
+        const auto &pa = out.group.perm[a], &pb = out.group.perm[b];
+        bool same = true;
+        for (ItemId i = 0; i < n && same; ++i) same = pa[pb[i]] == perm[i];
+        if (!same) continue;
+        const auto &ia = out.option_perm[a], &ib = out.option_perm[b];
+        for (OptionId o = 0; o < problem.num_options(); ++o) images[o] = ia[ib[o]];
+        composed = true;
+      }
+    }
+    for (OptionId o = 0; o < problem.num_options() && ok && !composed; ++o) {
+      const std::optional<OptionId> image = index.image(o, perm);
+      ok = image.has_value();
+      if (ok) images[o] = *image;
     }
     if (!ok) continue;
     out.group.perm.push_back(std::move(perm));
+    out.option_perm.push_back(images);
     out.symmetry.push_back(k);
   }
   return out;

@@ -7,10 +7,13 @@
 #include <map>
 #include <optional>
 
+#include "option_index.hpp"
+
 namespace cubex {
 
-SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group)
-    : problem_(problem), group_(std::move(group)) {
+SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group,
+                                 std::vector<std::vector<OptionId>> option_perm)
+    : problem_(problem), group_(std::move(group)), option_perm_(std::move(option_perm)) {
   const std::size_t n = problem.num_items();
   if (group_.perm.empty()) throw ProblemError("symmetry group is empty");
   for (std::size_t g = 0; g < group_.order(); ++g) {
@@ -31,37 +34,41 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group)
       }
     }
   }
-  // Options are known by their sorted (item, colour) entries: an element must map an option to
-  // one that covers the image items with the same colours.
-  using Entry = std::pair<ItemId, ColourId>;
-  std::map<std::vector<Entry>, OptionId> by_items;
-  std::vector<Entry> key;
-  auto entries = [&](OptionId o, const std::vector<ItemId>* perm) {
-    key.clear();
-    auto items = problem.option(o);
-    auto colours = problem.option_colours(o);
-    for (std::size_t k = 0; k < items.size(); ++k)
-      key.emplace_back(perm ? (*perm)[items[k]] : items[k], colours[k]);
-    std::sort(key.begin(), key.end());
-  };
-  for (OptionId o = 0; o < problem.num_options(); ++o) {
-    entries(o, nullptr);
-    if (!by_items.emplace(key, o).second) {
-      throw ProblemError("options " + std::to_string(by_items[key]) + " and " + std::to_string(o) +
-                         " cover the same items");
+  // Options are known by their (item, colour) entries: an element must map an option to one
+  // that covers the image items with the same colours.
+  detail::OptionIndex index(problem);
+  if (const auto& d = index.duplicate()) {
+    throw ProblemError("options " + std::to_string(d->first) + " and " + std::to_string(d->second) +
+                       " cover the same items");
+  }
+  if (!option_perm_.empty()) {  // given: each row must be a permutation of the options
+    const std::size_t m = problem.num_options();
+    bool ok = option_perm_.size() == group_.order();
+    std::vector<bool> hit;
+    for (std::size_t g = 0; g < option_perm_.size() && ok; ++g) {
+      ok = option_perm_[g].size() == m;
+      hit.assign(m, false);
+      for (std::size_t o = 0; o < m && ok; ++o) {
+        const OptionId to = option_perm_[g][o];
+        ok = to < m && !hit[to] && (g != 0 || to == o);
+        if (ok) hit[to] = true;
+      }
     }
+    if (!ok) throw ProblemError("the options' images are no permutations of the options");
+    restrict();
+    return;
   }
   option_perm_.assign(group_.order(), std::vector<OptionId>(problem.num_options()));
   for (std::size_t g = 0; g < group_.order(); ++g) {
     for (OptionId o = 0; o < problem.num_options(); ++o) {
-      entries(o, &group_.perm[g]);
-      auto it = by_items.find(key);
-      if (it == by_items.end()) {
+      const std::optional<OptionId> image =
+          g == 0 ? std::optional<OptionId>(o) : index.image(o, group_.perm[g]);
+      if (!image) {
         throw ProblemError("group element " + std::to_string(g) + " maps option " +
                            std::to_string(o) +
                            " to a set of items that is no option (with the same colours)");
       }
-      option_perm_[g][o] = it->second;
+      option_perm_[g][o] = *image;
     }
   }
   restrict();

@@ -15,7 +15,15 @@ after.png). Then:
 - "png": clicks the "save PNG" button with downloads allowed into OUT_DIR and reports the file
   it got: its name, whether it is a PNG, its size and how many of its pixels are not white;
 - "address": opens PAGE#solution=2&explode=0.5&view=top afresh and reports the label, the
-  explode slider, the view, and the address after pressing ArrowLeft.
+  explode slider, the view, and the address after pressing ArrowLeft;
+- "controls": which of the zoom, fit and disassembly controls exist, the scale (pixels per cell)
+  before and after zoom in (button, key +, mouse wheel) and fit, and where the picture's ink
+  lies in the canvas (its box and the canvas' size, in half-size screenshots of the canvas)
+  fitted and zoomed in, with every move made;
+- "steps" (a page written with --disassemble): after ArrowDown the step, its label, the group
+  that moves and its shift, the address and how many pixels of the canvas (half size, "area"
+  in all) changed; after ArrowUp the step
+  and the shifts again.
 Exit status 0 when it could run the page, 3 when Chromium would not start."""
 import base64
 import json
@@ -264,6 +272,105 @@ def main(chromium, page, out_dir):
             time.sleep(0.2)
             address["hash_after_left"] = evaluate("location.hash")
             result["address"] = address
+
+            def key(name, code, vk):
+                for kind in ("keyDown", "keyUp"):
+                    params = {"type": kind, "key": name, "code": code, "windowsVirtualKeyCode": vk}
+                    if kind == "keyDown" and len(name) == 1:
+                        params["text"] = name
+                    b.call("Input.dispatchKeyEvent", params, session=s)
+                time.sleep(0.2)
+
+            def canvas_shot(name):
+                """The canvas alone at half size (fewer pixels to decode here)."""
+                r = b.call("Runtime.evaluate", {"expression": "(() => { const r = document."
+                           "getElementById('view').getBoundingClientRect(); return [r.left, r.top,"
+                           " r.width, r.height]; })()", "returnByValue": True}, session=s)
+                x, y, cw, chh = r["result"]["value"]
+                png = base64.b64decode(b.call("Page.captureScreenshot", {
+                    "format": "png", "clip": {"x": x, "y": y, "width": cw, "height": chh,
+                                              "scale": 0.5}}, session=s)["data"])
+                with open(os.path.join(out_dir, name), "wb") as f:
+                    f.write(png)
+                return decode_png(png)
+
+            def ink_box(shot):
+                """The box of the non-white pixels of a canvas_shot, and its size."""
+                width, height, chs, rows = shot
+                x0, y0, x1, y1 = width, height, -1, -1
+                for y in range(height):
+                    row = rows[y]
+                    for x in range(width):
+                        if row[x * chs:x * chs + 3] != b"\xff\xff\xff":
+                            x0, x1 = min(x0, x), max(x1, x)
+                            y0, y1 = min(y0, y), max(y1, y)
+                return [x0, y0, x1, y1, width, height]
+
+            # Zoom and fit, on solution 1 as it opens.
+            b.call("Page.navigate", {"url": "about:blank"}, session=s)
+            time.sleep(0.3)
+            b.call("Page.navigate", {"url": "file://" + os.path.abspath(page) + "#solution=1"},
+                   session=s)
+            for _ in range(100):
+                if evaluate("document.readyState") == "complete" and evaluate("!!window.cubex"):
+                    break
+                time.sleep(0.1)
+            time.sleep(0.3)
+            controls = {name: evaluate("!!document.getElementById('%s')" % name)
+                        for name in ("zoomin", "zoomout", "fit", "stepback", "stepnext", "play")}
+            controls["scale"] = evaluate("cubex.scale")
+            evaluate("document.getElementById('zoomin').click()")
+            controls["scale_zoomin"] = evaluate("cubex.scale")
+            key("+", "Equal", 187)
+            controls["scale_plus"] = evaluate("cubex.scale")
+            evaluate("document.getElementById('fit').click()")
+            controls["scale_fit"] = evaluate("cubex.scale")
+            b.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 600, "y": 300,
+                                                "deltaX": 0, "deltaY": -100}, session=s)
+            time.sleep(0.2)
+            controls["scale_wheel"] = evaluate("cubex.scale")
+            key("0", "Digit0", 48)
+            controls["scale_key0"] = evaluate("cubex.scale")
+            # Every move made (the pieces spread out), fitted: the ink inside the canvas; then
+            # zoomed in five times: it runs over the canvas' edges.
+            evaluate("cubex.goToStep(1e9, true)")
+            time.sleep(0.2)
+            controls["ink_fitted"] = ink_box(canvas_shot("fitted.png"))
+            for _ in range(5):
+                evaluate("document.getElementById('zoomin').click()")
+            time.sleep(0.2)
+            controls["ink_zoomed"] = ink_box(canvas_shot("zoomed.png"))
+            evaluate("cubex.goToStep(0, true)")
+            key("0", "Digit0", 48)
+            result["controls"] = controls
+
+            # The disassembly: a move forward and back with the arrows.
+            if evaluate("!!(DATA.solutions[0].moves && DATA.solutions[0].moves.length)"):
+                w4, h4, ch4, assembled = canvas_shot("assembled.png")
+                key("ArrowDown", "ArrowDown", 40)
+                time.sleep(0.6)
+                w4, h4, ch4, moved = canvas_shot("moved.png")
+                steps = {"visible": evaluate(
+                    "document.getElementById('disassembly').style.display !== 'none'"),
+                         "step": evaluate("cubex.state.step"),
+                         "shown": evaluate("cubex.state.shown"),
+                         "label": evaluate("document.getElementById('steplabel').textContent"),
+                         "level": evaluate("document.getElementById('level').textContent"),
+                         "moving": evaluate("cubex.movingGroup()"),
+                         "expected_moving": evaluate("DATA.solutions[0].moves[0].pieces"),
+                         "shifts": evaluate("cubex.shifts()"),
+                         "expected_shift": evaluate("DATA.solutions[0].moves[0].shift"),
+                         "hash": evaluate("location.hash"),
+                         "changed": sum(1 for y in range(h4) for x in range(0, w4 * ch4, ch4)
+                                        if assembled[y][x:x + 3] != moved[y][x:x + 3]),
+                         "area": w4 * h4}
+                key("ArrowUp", "ArrowUp", 38)
+                time.sleep(0.6)
+                steps["step_back"] = evaluate("cubex.state.step")
+                steps["shifts_back"] = evaluate("cubex.shifts()")
+                steps["label_back"] = evaluate(
+                    "document.getElementById('steplabel').textContent")
+                result["steps"] = steps
             print(json.dumps(result))
             return 0
         finally:
