@@ -5,6 +5,7 @@
 # processes (`yes >/dev/null`) that load the machine. Prints one line per run and the number
 # that passed. A round is a run of pent6x10.dlx and, when it saved a checkpoint, its resume:
 # about a second of CPU, so 100 x 12 rounds take some 20 minutes on two cores.
+# SEED (1000): the first run's first seed (run t starts at SEED + t * ROUNDS).
 #   bench/signal_stress.sh                 TIMES=10 ROUNDS=300 BUSY=0 bench/signal_stress.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,7 @@ times=${TIMES:-100}
 rounds=${ROUNDS:-12}
 busy=${BUSY:-2}
 bound=${BOUND_S:-1}
+first_seed=${SEED:-1000}
 tests=${TESTS:-build/cubex_tests}
 pids=()
 for ((b = 0; b < busy; ++b)); do
@@ -22,7 +24,7 @@ trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT
 passed=0
 log=$(mktemp)
 for ((t = 0; t < times; ++t)); do
-  seed=$((1000 + t * rounds))
+  seed=$((first_seed + t * rounds))
   start=$(date +%s.%N)
   if CUBEX_SIGNAL_ROUNDS=$rounds CUBEX_SIGNAL_SEED=$seed CUBEX_SIGNAL_BOUND_S=$bound \
     "$tests" --gtest_filter='SignalStress.*' >"$log" 2>&1; then
