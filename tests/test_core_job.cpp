@@ -18,6 +18,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/io/knuth.hpp"
 #include "test_util.hpp"
+#include "sanitized.hpp"
 
 using cubex::Backend;
 using cubex::ItemId;
@@ -119,7 +120,7 @@ TEST(Job, BothBackendsWalkTheIdenticalTree) {
   const cubex::EngineTuning plain = plain_tree();
   std::mt19937 rng(1234);
   int compared = 0;
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < cubex::test::scaled(300, 100); ++trial) {
     const Problem p = random_problem(rng, false);
     if (backends_for(p).size() < 2) continue;
     EXPECT_EQ(solver_order(p, Backend::kLinks), solver_order(p, Backend::kBitset, plain))
@@ -129,7 +130,7 @@ TEST(Job, BothBackendsWalkTheIdenticalTree) {
               cubex::Solver(p, Backend::kBitset, plain).count().nodes);
     ++compared;
   }
-  EXPECT_GT(compared, 200);
+  EXPECT_GT(compared, cubex::test::scaled(200, 60));
   for (const char* f : {"soma.dlx", "pent6x10_sym.dlx"}) {
     EXPECT_EQ(solver_order(xc(f), Backend::kLinks), solver_order(xc(f), Backend::kBitset, plain))
         << f;

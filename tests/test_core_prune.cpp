@@ -19,6 +19,7 @@
 #include "cubex/io/knuth.hpp"
 #include "job_support.hpp"
 #include "test_util.hpp"
+#include "sanitized.hpp"
 
 using cubex::Backend;
 using cubex::ColourId;
@@ -376,7 +377,7 @@ TEST(Prune, RowsOfSeveralVectorsGiveOneTreeWithEachKindOfLoop) {
 TEST(Prune, CompactedTablesWalkTheSameTree) {
   std::mt19937 rng(41);
   int trials = 0, fewer_updates = 0;
-  for (int trial = 0; trials < 40 && trial < 2000; ++trial) {
+  for (int trial = 0; trials < cubex::test::scaled(40, 6) && trial < 2000; ++trial) {
     const Problem p = random_matrix(rng, trial % 2 == 1, 200);
     if (p.num_options() <= 128) continue;
     if (cubex::detail::resolve_backend(p, Backend::kAuto) != Backend::kBitset) continue;
@@ -408,7 +409,7 @@ TEST(Prune, CompactedTablesWalkTheSameTree) {
     }
     ++trials;
   }
-  EXPECT_EQ(trials, 40);
+  EXPECT_EQ(trials, cubex::test::scaled(40, 6));
   EXPECT_GT(fewer_updates, trials * 2);  // compaction ran in most of them
 }
 

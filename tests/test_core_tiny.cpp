@@ -19,6 +19,7 @@
 #include "cubex/io/knuth.hpp"
 #include "job_support.hpp"
 #include "test_util.hpp"
+#include "sanitized.hpp"
 
 using cubex::Backend;
 using cubex::EngineTuning;
@@ -110,7 +111,7 @@ Problem random_problem(std::mt19937& rng) {
 TEST(Tiny, RandomMatricesWalkTheLinksTree) {
   std::mt19937 rng(2611);
   int narrowed = 0;
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < cubex::test::scaled(200, 40); ++trial) {
     const Problem p = random_problem(rng);
     ASSERT_GT(p.num_options(), 64u);
     const Walk links = walk(p, Backend::kLinks);
@@ -138,7 +139,7 @@ TEST(Tiny, RandomMatricesWalkTheLinksTree) {
       EXPECT_EQ(tiny.st.nodes, links.st.nodes) << "trial " << trial << " scan";
     }
   }
-  EXPECT_GT(narrowed, 150);  // (a matrix whose root has a dead end never narrows)
+  EXPECT_GT(narrowed, cubex::test::scaled(150, 30));  // (a matrix whose root has a dead end never narrows)
 }
 
 // Mask lists of more than 255 options count in 16-bit lanes (list_choose): few items, each met by
@@ -259,7 +260,7 @@ cubex::SolveStats run_giving(cubex::detail::Engine& e, const cubex::TreeSpan& sp
 TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
   std::mt19937 rng(2711);
   std::uint64_t deep_stops = 0, gifts = 0;
-  for (int trial = 0; trial < 80; ++trial) {
+  for (int trial = 0; trial < cubex::test::scaled(80, 20); ++trial) {
     const bool lists = trial % 2 == 1;  // (the mask lists' own loop, list_run, every other trial)
     const Problem p = random_problem(rng);
     const auto whole = Solver(p, Backend::kLinks).count();
@@ -296,8 +297,8 @@ TEST(Tiny, TheTinyLoopStopsResumesAndGivesWorkAway) {
     EXPECT_EQ(sol, whole.solutions) << "trial " << trial;
     EXPECT_EQ(nodes, whole.nodes) << "trial " << trial;
   }
-  EXPECT_GT(deep_stops, 1000u);
-  EXPECT_GT(gifts, 100u);
+  EXPECT_GT(deep_stops, std::uint64_t(cubex::test::scaled(1000, 250)));
+  EXPECT_GT(gifts, std::uint64_t(cubex::test::scaled(100, 25)));
 }
 
 TEST(Tiny, SomaInSpansAndThreads) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cubex/disassembly/disassembler.hpp"
+#include "sanitized.hpp"
 
 namespace {
 
@@ -281,7 +282,7 @@ TEST(Disassembly, RandomDissectionsAgreeWithBruteForce) {
   const Vec3 boxes[] = {{3, 3, 3}, {4, 3, 2}, {3, 3, 2}, {4, 4, 2}};
   int apart = 0, longer = 0, locked = 0, stuck_whole = 0;
   const Vec3 inner[] = {{3, 3, 1}, {4, 3, 1}, {3, 3, 2}, {4, 4, 1}};
-  for (int round = 0; round < 400; ++round) {
+  for (int round = 0; round < cubex::test::scaled(400, 100); ++round) {
     const dis::Input in = round % 2 ? random_dissection(rng, boxes[round % 4], 3 + int(rng() % 3))
                                     : random_cage(rng, inner[(round / 2) % 4], 3 + int(rng() % 3));
     const dis::Result r = dis::disassemble(in);
@@ -309,9 +310,9 @@ TEST(Disassembly, RandomDissectionsAgreeWithBruteForce) {
     }
   }
   // The cases must exercise all branches.
-  EXPECT_GT(apart, 100);
-  EXPECT_GT(longer, 20);
-  EXPECT_GT(locked, 20);
+  EXPECT_GT(apart, cubex::test::scaled(100, 25));
+  EXPECT_GT(longer, cubex::test::scaled(20, 5));
+  EXPECT_GT(locked, cubex::test::scaled(20, 5));
   RecordProperty("apart", apart);
   RecordProperty("longer", longer);
   RecordProperty("locked", locked);
