@@ -1,11 +1,14 @@
 // `cubex pocket solve|table` end to end: output, --json, the cache, errors and exit statuses.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "cubex/io/files.hpp"
 #include "cubex/pocket/cube.hpp"
@@ -186,4 +189,49 @@ TEST(PocketCli, HelpDescribesEverything) {
   for (const char* s : {"--metric", "--json", "God's number"}) EXPECT_TRUE(has(table.out, s)) << s;
   const CliRun all = run_cubex("--help");
   EXPECT_TRUE(has(all.out, "pocket")) << all.out;
+}
+
+// --json is checked before any work like every command's outputs: not the table's cache file
+// (by its path or through a symbolic link), not a folder, not in a folder that cannot take files.
+// Each refusal exits 2 with the reason, prints nothing on standard output and leaves the cache as
+// it was.
+TEST(PocketCli, JsonOutputIsCheckedBeforeAnyWork) {
+  ASSERT_EQ(run_cubex("pocket table --metric htm").rc, 0);  // makes sure the cache exists
+  const auto cache = work_dir() / "cache" / "cubex" / "pocket-htm.v1.table";
+  const std::string before = cubex::read_file(cache.string());
+  const auto link = work_dir() / "table-link.json";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(cache, link);
+  const auto locked = work_dir() / "locked";
+  std::filesystem::create_directories(locked);
+  namespace fs = std::filesystem;
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+  const bool root = ::geteuid() == 0;  // root writes into any folder
+  struct Case {
+    std::string out, message;
+  };
+  std::vector<Case> cases = {
+      {cache.string(), "--json " + cache.string() + " names the input file"},
+      {link.string(), "--json " + link.string() + " names the input file"},
+      {work_dir().string(), "cannot write " + work_dir().string() + ": Is a directory"},
+      {(work_dir() / "no" / "such" / "out.json").string(),
+       "the folder " + (work_dir() / "no" / "such").string() + " does not exist"},
+  };
+  if (!root) cases.push_back({(locked / "out.json").string(), "Permission denied"});
+  for (const Case& c : cases) {
+    for (const std::string& cmd : {std::string("pocket table"), std::string("pocket solve R U")}) {
+      const CliRun r = run_cubex(cmd + " --json '" + c.out + "'");
+      EXPECT_EQ(r.rc, 2) << cmd << " --json " << c.out << ": " << r.err;
+      EXPECT_TRUE(has(r.err, c.message)) << r.err;
+      EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+  }
+  EXPECT_EQ(cubex::read_file(cache.string()), before) << "the cache was overwritten";
+  EXPECT_FALSE(std::filesystem::exists(locked / "out.json"));
+  // With --no-cache no file is read, and --json takes any path it can write.
+  const auto fresh = work_dir() / "fresh.json";
+  const CliRun ok = run_cubex("pocket table --no-cache --json '" + fresh.string() + "'");
+  EXPECT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_TRUE(std::filesystem::exists(fresh));
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
 }

@@ -44,6 +44,22 @@ void add_table_options(po::options_description& opts, std::string& metric) {
   // clang-format on
 }
 
+// The cache file `get_table` reads (and may write), "" with --no-cache or without a cache folder.
+std::string cache_file(Metric metric, const po::variables_map& vm) {
+  const std::string dir = vm.count("no-cache") ? "" : pocket::default_cache_dir();
+  return dir.empty() ? "" : pocket::cache_path(dir, metric);
+}
+
+// --json OUT is checked like every command's outputs, before any work: not the table's cache
+// file (the same path, a symbolic or a hard link to it), not a folder, in a folder that exists
+// and takes new files.
+void check_json_out(const std::string& json_out, Metric metric, const po::variables_map& vm) {
+  if (json_out.empty()) return;
+  const std::string cache = cache_file(metric, vm);
+  refuse_overwriting_input("json", json_out,
+                           cache.empty() ? std::vector<std::string>{} : std::vector{cache});
+}
+
 pocket::LoadedTable get_table(Metric metric, const po::variables_map& vm) {
   pocket::LoadedTable t =
       pocket::load_or_build(metric, vm.count("no-cache") ? "" : pocket::default_cache_dir());
@@ -99,6 +115,7 @@ int pocket_solve(const std::vector<std::string>& args) {
   if (has_state == (vm.count("scramble") > 0)) {
     throw UsageError("expected a SCRAMBLE or --state STICKERS (exactly one of them)");
   }
+  check_json_out(json_out, metric, vm);
   std::string scramble;
   for (const std::string& w : scramble_words) scramble += (scramble.empty() ? "" : " ") + w;
 
@@ -175,6 +192,7 @@ int pocket_table(const std::vector<std::string>& args) {
     return kExitOk;
   }
   const Metric metric = parse_metric(metric_s);
+  check_json_out(json_out, metric, vm);
   const pocket::LoadedTable table = get_table(metric, vm);
   const std::vector<std::uint64_t> dist = table.table.distribution();
   std::uint64_t total = 0;

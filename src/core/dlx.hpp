@@ -25,6 +25,18 @@
 //          ("tweak") before the next sibling, so each set of i's options is met in one order
 //          only; when too few options remain for `need`, stop; finally "no more options of i"
 //          when need <= 0. The tweaked options are restored in reverse order on leaving.
+//
+// Dead ends without a scan. MRV (choose) branches on the first active item with the fewest ways;
+// an item with no way at all (LEN < need: t <= 0 in choose) makes the node a dead end whichever
+// item it is. `dead` counts the active primary items with LEN <= dead_at (need - 1; -1 when need
+// <= 0, and for secondary items: never), kept by every change of a LEN or a need (hide, unhide,
+// tweak, untweak, set_need) as it crosses dead_at (looked up only when LEN is at most dead_max,
+// the largest threshold: in plain exact cover only when a LEN reaches 0, so the hot loops of
+// hide and unhide stay as they were). So choose() answers a dead end at once, and otherwise
+// stops at the first item with one way (none has fewer): a node with a forced item costs what
+// it touches, not a scan of every item, and the tree is the one a full scan gives.
+// Covered items never count: an item is covered only while it has a way (the branch item) or
+// when its need is <= 0, and a covered column does not change.
 #pragma once
 
 #include <atomic>
@@ -49,6 +61,9 @@ struct Dlx {
   std::vector<Node> nd;
   std::vector<std::int32_t> llink, rlink;  // active primary items, head 0
   std::vector<std::int32_t> room, need;    // primary items (index by header)
+  std::vector<std::int32_t> dead_at;       // every item: need - 1, or -1 (never dead; see top)
+  std::int32_t dead = 0;                   // active primary items with LEN <= dead_at
+  std::int32_t dead_max = -1;              // no dead_at is larger (needs only fall from lo)
   std::int32_t n1 = 0, n = 0;              // primary items 1..n1, all items 1..n
   bool multiplicities = false;
   bool coloured = false;
@@ -134,8 +149,16 @@ struct Dlx {
     rlink[prev] = 0;
     llink[0] = prev;
     // Items that may never be covered (0..0) take their options out of play.
+    dead_at.assign(static_cast<std::size_t>(n) + 1, -1);
     for (std::int32_t h = 1; h <= n1; ++h)
       if (room[h] == 0) hide_column(h);
+    // The dead items of the whole problem (hide and unhide keep the count from here on).
+    dead = 0;
+    for (std::int32_t h = 1; h <= n1; ++h) {
+      dead_at[h] = need[h] > 0 ? need[h] - 1 : -1;
+      if (dead_at[h] > dead_max) dead_max = dead_at[h];
+      if (room[h] != 0 && nd[h].top <= dead_at[h]) ++dead;
+    }
 
     frame.resize(p.num_options() + static_cast<std::size_t>(n1) + 2);  // depth bound
     tweaked.resize(p.num_options() + 1);
@@ -155,7 +178,8 @@ struct Dlx {
       } else {
         nd[c.up].down = c.down;
         nd[c.down].up = c.up;
-        --nd[c.top].top;
+        if (const std::int32_t len = --nd[c.top].top; len <= dead_max && len == dead_at[c.top])
+          ++dead;
         ++updates;
         ++q;
       }
@@ -171,7 +195,8 @@ struct Dlx {
       } else {
         nd[c.up].down = q;
         nd[c.down].up = q;
-        ++nd[c.top].top;
+        if (const std::int32_t len = nd[c.top].top++; len <= dead_max && len == dead_at[c.top])
+          --dead;
         --q;
       }
     }
@@ -199,10 +224,18 @@ struct Dlx {
     unhide_column(i);
   }
 
+  // need[j] = v for a primary item j, keeping dead_at and `dead`.
+  void set_need(std::int32_t j, std::int32_t v) {
+    const bool was = nd[j].top <= dead_at[j];
+    need[j] = v;
+    dead_at[j] = v > 0 ? v - 1 : -1;
+    dead += static_cast<std::int32_t>(nd[j].top <= dead_at[j]) - static_cast<std::int32_t>(was);
+  }
+
   // Choosing option x (a node of it) commits the option's other items.
   void commit(std::int32_t j) {
     if (j <= n1) {
-      --need[j];
+      set_need(j, need[j] - 1);
       if (--room[j] == 0) cover(j);
     } else {
       cover(j);
@@ -210,7 +243,7 @@ struct Dlx {
   }
   void uncommit(std::int32_t j) {
     if (j <= n1) {
-      ++need[j];
+      set_need(j, need[j] + 1);
       if (room[j]++ == 0) uncover(j);
     } else {
       uncover(j);
@@ -274,7 +307,7 @@ struct Dlx {
     const std::int32_t d = nd[x].down;
     nd[i].down = d;
     nd[d].up = i;
-    --nd[i].top;
+    if (--nd[i].top == dead_at[i]) ++dead;
     ++updates;
     tweaked[tweak_top++] = x;
   }
@@ -283,7 +316,7 @@ struct Dlx {
       const std::int32_t x = tweaked[--tweak_top];
       nd[nd[i].down].up = x;
       nd[i].down = x;
-      ++nd[i].top;
+      if (nd[i].top++ == dead_at[i]) --dead;
       unhide(x);
     }
   }
@@ -296,9 +329,15 @@ struct Dlx {
   // ---- the search ----
   // MRV: the active item with the fewest ways to branch. With multiplicities, an item that
   // still needs k >= 1 options can branch only on its first LEN-k+1; one already satisfied has
-  // LEN+1 ways (each option, or none). Ties go to the first item in list order.
+  // LEN+1 ways (each option, or none). Ties go to the first item in list order. With a dead item
+  // (no way) the node is a dead end: best 0, no scan. Otherwise no item has fewer than one way,
+  // so the scan stops at the first item with one.
   template <bool Mult>
   std::int32_t choose(std::int32_t& best) const {
+    if (dead > 0) {
+      best = 0;
+      return 0;
+    }
     std::int32_t chosen_item = 0;
     best = INT32_MAX;
     for (std::int32_t p = rlink[0]; p != 0; p = rlink[p]) {
@@ -307,7 +346,7 @@ struct Dlx {
       if (t < best) {
         best = t;
         chosen_item = p;
-        if (t <= 0) break;
+        if (t <= 1) break;
       }
     }
     return chosen_item;
@@ -414,7 +453,7 @@ struct Dlx {
           if (x != i && nd[i].top >= need[i]) {
             tweak(i, x);
             --room[i];
-            --need[i];
+            set_need(i, need[i] - 1);
             break;
           }
           if (need[i] <= 0) {  // try "no more options of i"
@@ -454,7 +493,7 @@ struct Dlx {
       uncommit_others(x);
       if (Mult && frame[level].mode == kTweak) {
         ++room[i];
-        ++need[i];
+        set_need(i, need[i] + 1);
         x = nd[i].down;
       } else {
         x = nd[x].down;
@@ -501,7 +540,7 @@ struct Dlx {
       uncommit_others(f.x);
       if (multiplicities && f.mode == kTweak) {
         ++room[i];
-        ++need[i];
+        set_need(i, need[i] + 1);
         untweak(i, f.tweak_base);
       } else {
         uncover(i);

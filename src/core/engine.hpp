@@ -117,10 +117,20 @@ inline double range_weight(std::uint32_t from, std::uint32_t to, std::uint32_t k
 struct SpanCursor {
   TreePath end;
   bool to_end = true;
+  // Levels below this one have no untried child in the span (donate() found none there). A
+  // frame's untried children only ever shrink while its node stays; entering a node at level L
+  // starts new frames from L on, so enter() lowers it to L. So a long forced path is not walked
+  // again at each donation: a node's cost does not grow with the depth of the path.
+  // bare_weight: the product of 1/kids over the levels below bare_at (<= bare_below), the weight
+  // of a child at level bare_at, for donate() to start there.
+  std::int64_t bare_below = 0, bare_at = 0;
+  double bare_weight = 1;
 
   void start(const TreeSpan& s) {
     end = s.end;
     to_end = s.to_end;
+    bare_below = bare_at = 0;
+    bare_weight = 1;
   }
   // Fills the bounds of a new frame at `level` from its parent's.
   template <class Frame>
@@ -196,6 +206,7 @@ struct SpanCursor {
   Step enter(Frame* frame, std::int64_t level, bool& replay, std::int64_t begin_len,
              std::int64_t limit, Solved solved, const Control* ctl, std::uint32_t& poll,
              const SolveLimits& limits, RunResult& r, Remaining remaining) {
+    if (level < bare_below) bare_below = level;
     if (replay && level < begin_len) return solved() ? Step::kBackup : Step::kBranch;
     replay = false;
     if (level == limit) {
@@ -233,15 +244,27 @@ struct SpanCursor {
   template <class Frame, class Remaining>
   void donate(Frame* frame, std::int64_t level, Remaining remaining, const Control& ctl,
               RunResult& r) {
-    double child = 1;
-    for (std::int64_t L = 0; L < level; ++L) {
+    if (bare_at > bare_below) {
+      bare_at = 0;
+      bare_weight = 1;
+    }
+    for (; bare_at < bare_below && bare_at < level; ++bare_at)
+      bare_weight /= frame[bare_at].kids ? frame[bare_at].kids : 1;
+    double child = bare_weight;
+    for (std::int64_t L = bare_at; L < level; ++L) {
       Frame& f = frame[L];
       child /= f.kids ? f.kids : 1;
       std::uint32_t rem = remaining(L);
       if (rem == UINT32_MAX) return;
       const std::uint32_t room = f.end - f.sib - 1;  // children left before the end bound
       if (rem > room) rem = room;
-      if (rem == 0) continue;
+      if (rem == 0) {
+        if (L == bare_at) {  // nothing to give below L + 1 either
+          bare_below = bare_at = L + 1;
+          bare_weight = child;
+        }
+        continue;
+      }
       const std::uint32_t m = f.sib + 1 + rem / 2;
       TreeSpan d;
       d.begin = path(frame, L + 1);

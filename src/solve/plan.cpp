@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -186,6 +187,26 @@ Result Plan::run(const SolutionSink& sink) {
     MemoLimits ml;
     ml.stop = o.stop;
     ml.order = order;
+    // --progress: the memo's share of its tree done, about every progress_seconds (no counts are
+    // settled before the end).
+    const auto t0 = std::chrono::steady_clock::now();
+    double next_report = 0;
+    if (o.on_progress) {
+      ml.on_progress = [&](const MemoProgress& m) {
+        const double t =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (t < next_report) return;
+        next_report = t + o.progress_seconds;
+        JobProgress p;
+        p.counts.nodes = m.states;
+        p.fraction = m.fraction;
+        p.elapsed = t;
+        p.cpu = t;
+        if (m.fraction > 0) p.eta = p.cpu_eta = t * (1 - m.fraction) / m.fraction;
+        p.busy = 1;
+        o.on_progress(p);
+      };
+    }
     const MemoClasses mc = count_classes_by_memo(*s, ml);
     const bool stopped = !mc.complete && o.stop && o.stop->load();
     if (mc.complete || stopped) {

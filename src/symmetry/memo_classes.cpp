@@ -29,8 +29,22 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     out.why = std::move(why);
     return out;
   };
+  // One count per element that moves items, after the count of all solutions. Those are counts
+  // of quotients, far smaller: the progress is the first count's fraction (up to 99%), then 99%
+  // during the others; the states of each count are added to those before it.
+  bool first = true;
   auto run = [&](std::span<const ItemId> perm, std::uint64_t& n) {
-    const MemoCount c = memo_count(pb, perm, limits);
+    MemoLimits l = limits;
+    if (limits.on_progress) {
+      l.on_progress = [&, before = out.states](const MemoProgress& p) {
+        MemoProgress q = p;
+        q.states += before;
+        q.fraction = first ? 0.99 * p.fraction : 0.99;
+        limits.on_progress(q);
+      };
+    }
+    const MemoCount c = memo_count(pb, perm, l);
+    first = false;
     out.states += c.states;
     out.bytes = std::max(out.bytes, c.bytes);
     n = c.count;

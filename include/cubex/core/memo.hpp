@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 
@@ -30,9 +31,22 @@
 
 namespace cubex {
 
+// What a count has done so far (MemoLimits::on_progress).
+struct MemoProgress {
+  std::uint64_t states = 0;  // sub-problems counted
+  std::uint64_t hits = 0;    // sub-problems answered from the table
+  std::size_t bytes = 0;     // the table's size
+  // The share of the search done (0..1): the walk's place in its tree, each level's child index
+  // over its number of children (a sub-problem answered from the table is done at once). An
+  // estimate, as a search's; it does not fall.
+  double fraction = 0;
+};
+
 struct MemoLimits {
   std::size_t max_bytes = std::size_t{1} << 30;  // the hash table's budget (1 GiB)
   const std::atomic<bool>* stop = nullptr;       // set from outside to stop
+  // Called on the counting thread every 4,096 sub-problems counted (when set).
+  std::function<void(const MemoProgress&)> on_progress;
   // Items of range 1..1 to branch on first, in this order (the first one not yet covered), when
   // no item is down to one live option; then the item with the fewest. A front end that knows
   // which items keep the states few (a Happy Cube's faces, neighbour after neighbour) says so.
