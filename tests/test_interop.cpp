@@ -11,7 +11,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/formats.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/render/stl.hpp"
 #include "cubex/symmetry.hpp"
 #include "cubex/voxel/read.hpp"

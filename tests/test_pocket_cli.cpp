@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "cubex/io/files.hpp"
 #include "cubex/pocket/cube.hpp"
+#include "cubex/util/files.hpp"
 
 namespace pk = cubex::pocket;
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 #include "voxel_helpers.hpp"
 
 namespace {

@@ -14,7 +14,7 @@
 #include "cli.hpp"
 #include "cubex/cubex.hpp"
 #include "cubex/formats.hpp"
-#include "cubex/io/solve_output.hpp"
+#include "cubex/output/solve_output.hpp"
 #include "search.hpp"
 
 namespace po = boost::program_options;

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "cubex/error.hpp"
-#include "cubex/io/json.hpp"
 #include "cubex/puzzle/colour.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex::happycube {
 namespace {

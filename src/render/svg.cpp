@@ -10,7 +10,7 @@
 #include <set>
 
 #include "cubex/error.hpp"
-#include "cubex/render/colour.hpp"
+#include "cubex/puzzle/colour.hpp"
 
 namespace cubex::render {
 namespace {

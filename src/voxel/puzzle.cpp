@@ -3,8 +3,8 @@
 #include <set>
 
 #include "cubex/error.hpp"
-#include "cubex/io/json.hpp"
 #include "cubex/puzzle/scene.hpp"
+#include "cubex/util/json.hpp"
 #include "cubex/voxel/assembly.hpp"
 #include "cubex/voxel/read.hpp"
 

@@ -20,11 +20,11 @@
 #include "cubex/error.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/json.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/pocket/cube.hpp"
 #include "cubex/puzzle.hpp"
+#include "cubex/util/json.hpp"
 #include "cubex/voxel/read.hpp"
 #ifdef CUBEX_WITH_BURRTOOLS
 #include "cubex/burrtools/xmpuzzle.hpp"
