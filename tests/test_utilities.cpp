@@ -1,5 +1,5 @@
-// Robustness of the library (issue 10): limits on files, JSON nesting and matrix size; messages
-// that quote input safely; atomic writes that never replace a device or a symbolic link.
+// The utilities (src/util/): limits on files, JSON nesting and matrix size; messages that quote
+// input safely; atomic writes that never replace a device or a symbolic link.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
