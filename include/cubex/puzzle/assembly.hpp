@@ -25,7 +25,7 @@ struct GroupShare {
 };
 
 struct Input {
-  std::vector<Piece> pieces;                   // at most 64
+  std::vector<Piece> pieces;                    // at most 64
   std::vector<std::vector<GroupShare>> groups;  // per kind (indexed by Piece::kind); may be short
 };
 
