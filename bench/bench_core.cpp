@@ -17,7 +17,7 @@
 
 #include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 
 namespace {
 

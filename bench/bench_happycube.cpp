@@ -6,8 +6,8 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/files.hpp"
 #include "cubex/symmetry.hpp"
+#include "cubex/util/files.hpp"
 
 namespace {
 

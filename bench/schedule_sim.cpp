@@ -98,7 +98,7 @@
 
 #include "cubex/core/job.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 
 namespace {
 

@@ -8,10 +8,10 @@
 #include "cubex/error.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
 #include "cubex/library/library.hpp"
 #include "cubex/limits.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 #include "cubex/voxel/read.hpp"
 #include "cubex/voxel/write.hpp"
 #ifdef CUBEX_WITH_BURRTOOLS

@@ -11,7 +11,7 @@
 #include "brute_force.hpp"
 #include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "test_util.hpp"
 #include "sanitized.hpp"
 

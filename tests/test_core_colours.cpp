@@ -11,7 +11,7 @@
 #include "core/engine.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/symmetry.hpp"
 
 using cubex::Backend;

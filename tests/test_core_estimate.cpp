@@ -15,8 +15,8 @@
 #include "core/estimate.hpp"
 #include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
-#include "cubex/io/checkpoint.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
+#include "cubex/output/checkpoint.hpp"
 #include "test_util.hpp"
 
 using cubex::Backend;

@@ -16,7 +16,7 @@
 #include "cubex/core/exchange.hpp"
 #include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "test_util.hpp"
 #include "sanitized.hpp"
 

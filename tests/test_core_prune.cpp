@@ -16,7 +16,7 @@
 #include "core/engine.hpp"
 #include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "job_support.hpp"
 #include "test_util.hpp"
 #include "sanitized.hpp"

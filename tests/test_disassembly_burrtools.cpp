@@ -14,7 +14,7 @@
 
 #include "cubex/burrtools/xmpuzzle.hpp"
 #include "cubex/disassembly/disassembler.hpp"
-#include "cubex/disassembly/voxel_input.hpp"
+#include "cubex/voxel/assembly.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/symmetry.hpp"
 

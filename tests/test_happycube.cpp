@@ -8,7 +8,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 #include "happycube_support.hpp"
 #include "test_util.hpp"
 

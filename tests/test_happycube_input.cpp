@@ -8,8 +8,8 @@
 
 #include "cubex/error.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/files.hpp"
 #include "cubex/puzzle.hpp"
+#include "cubex/util/files.hpp"
 #include "test_util.hpp"
 
 namespace hc = cubex::happycube;

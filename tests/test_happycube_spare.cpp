@@ -11,8 +11,8 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/files.hpp"
 #include "cubex/symmetry.hpp"
+#include "cubex/util/files.hpp"
 #include "happycube_support.hpp"
 
 namespace hc = cubex::happycube;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 #include "test_util.hpp"
 
 namespace cubex {

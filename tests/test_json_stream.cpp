@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cubex/geometry.hpp"
-#include "cubex/io/solve_output.hpp"
+#include "cubex/output/solve_output.hpp"
 #include "test_util.hpp"
 
 using cubex::test::run_cubex;

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 #include "test_util.hpp"
 
 extern char** environ;

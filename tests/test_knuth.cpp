@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cubex/core/solver.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "test_util.hpp"
 
 using cubex::parse_knuth;

@@ -11,7 +11,7 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/symmetry.hpp"
 #include "test_util.hpp"

@@ -9,9 +9,9 @@
 #include <set>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
 #include "cubex/pocket/cube.hpp"
 #include "cubex/pocket/table.hpp"
+#include "cubex/util/files.hpp"
 
 namespace pk = cubex::pocket;
 using pk::Metric;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cubex/io/files.hpp"
 #include "cubex/pocket/cube.hpp"
+#include "cubex/util/files.hpp"
 
 namespace pk = cubex::pocket;
 

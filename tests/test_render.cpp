@@ -18,7 +18,7 @@
 #include "cubex/core/solver.hpp"
 #include "cubex/happycube/model.hpp"
 #include "cubex/puzzle.hpp"
-#include "cubex/render/colour.hpp"
+#include "cubex/puzzle/colour.hpp"
 #include "test_util.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "cubex/geometry.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/symmetry.hpp"
 #include "test_util.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cubex/error.hpp"
-#include "cubex/io/json.hpp"
+#include "cubex/util/json.hpp"
 #include "test_util.hpp"
 
 namespace cubex {

@@ -6,8 +6,8 @@
 #include <random>
 #include <set>
 
-#include "cubex/io/files.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
+#include "cubex/util/files.hpp"
 #include "test_util.hpp"
 #include "voxel_brute.hpp"
 #include "voxel_helpers.hpp"

@@ -11,7 +11,7 @@
 #include <set>
 #include <vector>
 
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 #include "voxel_helpers.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 #include "voxel_helpers.hpp"
 
 namespace vx = cubex::voxel;

@@ -452,3 +452,22 @@ TEST(VoxelCongruent, SolutionsNamingMergedPiecesStillVerify) {
             std::string::npos)
       << merged->verify_solution(copy);
 }
+
+TEST(SmallThings, ManyCongruentPiecesGiveAShortNote) {
+  cubex::voxel::Model m;
+  m.name = "many";
+  for (int k = 0; k < 100000; ++k) {
+    m.cells.push_back({k % 100, k / 100, 0});
+    m.optional.push_back(0);
+    m.pieces.push_back({"p" + std::to_string(k), {{0, 0, 0}}});
+  }
+  cubex::voxel::canonicalize(m);
+  const std::vector<std::string> notes = cubex::voxel::merge_congruent(m);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_LT(notes[0].size(), 200u) << notes[0];
+  EXPECT_EQ(notes[0],
+            "pieces p0, p1, p2, p3, p4, p5, p6, p7, p8, p9 and 99,990 more are congruent: counted "
+            "as identical");
+  EXPECT_EQ(m.pieces.size(), 1u);
+  EXPECT_EQ(m.pieces[0].count, 100000);
+}

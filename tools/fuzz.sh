@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (tests/fuzz/fuzz_*.cpp) with clang, ASan and UBSan in build-fuzz, and
 # runs each one on its seed corpus (tests/fuzz/corpus/TARGET) and then on new inputs for a bounded
 # time. A crash, a sanitizer report, a leak or a hang fails the script; the input that did it is
-# left in build-fuzz/artifacts/ (add it to a regression test, see tests/test_robust_regress.cpp).
+# left in build-fuzz/artifacts/ (add it to a regression test, see tests/test_fuzz_corpus.cpp).
 #
 #   tools/fuzz.sh             every target, FUZZ_SECONDS (default 8) each
 #   tools/fuzz.sh fuzz_knuth  only the targets named

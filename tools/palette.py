@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Chooses the 30 piece colours of src/render/colour.cpp (run once; the result is pasted there).
+"""Chooses the 30 piece colours of src/puzzle/colour.cpp (run once; the result is pasted there).
 
     python3 tools/palette.py     # needs numpy (Debian: python3-numpy)
 

@@ -31,9 +31,9 @@
 #include "baselines.hpp"
 #include "cubex/error.hpp"
 #include "cubex/happycube/puzzle.hpp"
-#include "cubex/io/files.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/svg.hpp"
+#include "cubex/util/files.hpp"
 
 namespace bl = cubex::baselines;
 using nlohmann::json;

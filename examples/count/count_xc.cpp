@@ -3,7 +3,7 @@
 #include <exception>
 
 #include <cubex/core/solver.hpp>
-#include <cubex/io/knuth.hpp>
+#include <cubex/knuth/format.hpp>
 
 int main(int argc, char** argv) {
   if (argc != 2) return std::fprintf(stderr, "usage: count_xc FILE.dlx\n"), 2;

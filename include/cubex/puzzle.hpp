@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "cubex/core/problem.hpp"
-#include "cubex/disassembly/disassembler.hpp"
 #include "cubex/limits.hpp"
-#include "cubex/render/scene.hpp"
+#include "cubex/puzzle/assembly.hpp"
+#include "cubex/puzzle/scene.hpp"
 #include "cubex/symmetry.hpp"
 
 namespace cubex {

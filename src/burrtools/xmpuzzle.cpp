@@ -11,8 +11,8 @@
 #include <pugixml.hpp>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
 #include "cubex/limits.hpp"
+#include "cubex/util/files.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace cubex::burrtools {

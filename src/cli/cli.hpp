@@ -60,7 +60,7 @@ void set_max_nodes(Limits& limits, std::uint64_t n);
 void write_json(const std::string& path, const nlohmann::json& j);
 
 // Throws a UsageError when `out` (the value of --FLAG; FLAG "" for a positional OUT) may not be
-// written (output_path_problem() in cubex/io/files.hpp): the same file as one of `inputs` (the
+// written (output_path_problem() in cubex/util/files.hpp): the same file as one of `inputs` (the
 // same path, a symbolic or a hard link to it: cubex never overwrites the puzzle it reads), a
 // folder, or a folder that does not exist or cannot be written to. Every command calls it for
 // every output before any work.

@@ -6,11 +6,11 @@
 #include "cli.hpp"
 #include "cubex/error.hpp"
 #include "cubex/formats.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/solve.hpp"
 #include "cubex/symmetry.hpp"
+#include "cubex/util/files.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace po = boost::program_options;

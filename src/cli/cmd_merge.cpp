@@ -7,9 +7,9 @@
 
 #include "cli.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/checkpoint.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
+#include "cubex/output/checkpoint.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace po = boost::program_options;
 

@@ -11,15 +11,15 @@
 #include "cli.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/solve.hpp"
-#include "cubex/io/json.hpp"
 #include "cubex/puzzle.hpp"
 #include "cubex/render/html.hpp"
 #include "cubex/render/steps.hpp"
 #include "cubex/render/stl.hpp"
 #include "cubex/render/svg.hpp"
+#include "cubex/solve.hpp"
 #include "cubex/symmetry.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace po = boost::program_options;
 

@@ -16,8 +16,8 @@
 #include "cli.hpp"
 #include "cubex/cubex.hpp"
 #include "cubex/formats.hpp"
-#include "cubex/io/checkpoint.hpp"
-#include "cubex/io/solve_output.hpp"
+#include "cubex/output/checkpoint.hpp"
+#include "cubex/output/solve_output.hpp"
 #include "search.hpp"
 
 namespace po = boost::program_options;

@@ -13,10 +13,10 @@
 
 #include "cli.hpp"
 #include "cubex/cubex.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
 #include "cubex/library/designer.hpp"
 #include "cubex/library/library.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex::cli {
 

@@ -5,11 +5,11 @@
 
 #include "cli.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
-#include "cubex/io/solve_output.hpp"
 #include "cubex/limits.hpp"
+#include "cubex/output/solve_output.hpp"
 #include "cubex/puzzle.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace po = boost::program_options;
 

@@ -13,9 +13,9 @@
 
 #include "cli.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
 #include "cubex/limits.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex::cli {
 

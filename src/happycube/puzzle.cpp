@@ -8,8 +8,8 @@
 #include <set>
 
 #include "cubex/error.hpp"
-#include "cubex/io/json.hpp"
-#include "cubex/render/colour.hpp"
+#include "cubex/puzzle/colour.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex::happycube {
 namespace {
@@ -340,7 +340,7 @@ class HappyCubePuzzle final : public Puzzle {
     return out + "\n" + drawing(chosen, colour);
   }
 
-  // Where a plate goes in the nets (render/scene.hpp): the cross of its cube, the block in it,
+  // Where a plate goes in the nets (cubex/puzzle/scene.hpp): the cross of its cube, the block in it,
   // and its cells as seen there. `laid` is the plate as laid on face f (its rows and columns in
   // f's frame); the cross draws every face in the frame of the same face of a single cube, so
   // the grid is found point by point: the shell point under each filled cell, moved to the cube

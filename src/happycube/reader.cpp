@@ -7,8 +7,8 @@
 #include <set>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex::happycube {
 namespace {

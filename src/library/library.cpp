@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "cubex/error.hpp"
-#include "cubex/io/json.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex::library {
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 
 namespace cubex::pocket {
 namespace {

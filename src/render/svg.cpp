@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "cubex/error.hpp"
-#include "cubex/render/colour.hpp"
+#include "cubex/puzzle/colour.hpp"
 #include "cubex/render/steps.hpp"
 
 namespace cubex::render {

@@ -10,11 +10,11 @@
 
 #include "cubex/core/memo.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/checkpoint.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
-#include "cubex/io/solve_output.hpp"
+#include "cubex/output/checkpoint.hpp"
+#include "cubex/output/solve_output.hpp"
 #include "cubex/solve.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex {
 

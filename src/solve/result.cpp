@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "cubex/error.hpp"
-#include "cubex/io/solve_output.hpp"
+#include "cubex/output/solve_output.hpp"
 #include "cubex/solve.hpp"
 
 namespace cubex {

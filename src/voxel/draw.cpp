@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "cubex/error.hpp"
-#include "cubex/render/colour.hpp"
+#include "cubex/puzzle/colour.hpp"
 #include "cubex/voxel/model.hpp"
 
 namespace cubex::voxel {

@@ -5,9 +5,9 @@
 #include <set>
 
 #include "cubex/error.hpp"
-#include "cubex/disassembly/voxel_input.hpp"
-#include "cubex/io/json.hpp"
-#include "cubex/render/scene.hpp"
+#include "cubex/puzzle/scene.hpp"
+#include "cubex/util/json.hpp"
+#include "cubex/voxel/assembly.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace cubex::voxel {

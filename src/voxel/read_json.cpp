@@ -3,7 +3,7 @@
 #include <map>
 
 #include "cubex/error.hpp"
-#include "cubex/io/json.hpp"
+#include "cubex/util/json.hpp"
 #include "cubex/voxel/read.hpp"
 #include "cubex/voxel/sets.hpp"
 

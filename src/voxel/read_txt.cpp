@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 #include "cubex/voxel/read.hpp"
 
 namespace cubex::voxel {

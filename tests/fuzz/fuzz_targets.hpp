@@ -1,6 +1,6 @@
 // What each libFuzzer target does with one input, shared by the fuzz programs
 // (tests/fuzz/fuzz_*.cpp, built with -DCUBEX_FUZZ=ON) and by the regression test that replays the
-// seed corpora and every input a fuzzer ever found (tests/test_robust_regress.cpp).
+// seed corpora and every input a fuzzer ever found (tests/test_fuzz_corpus.cpp).
 //
 // A target feeds one reader arbitrary bytes. The reader may reject them with InputError (or the
 // LimitError of a limit): that is a clean end. Any other exception, a crash, a sanitizer report or
@@ -20,11 +20,11 @@
 #include "cubex/error.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/json.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/pocket/cube.hpp"
 #include "cubex/puzzle.hpp"
+#include "cubex/util/json.hpp"
 #include "cubex/voxel/read.hpp"
 #ifdef CUBEX_WITH_BURRTOOLS
 #include "cubex/burrtools/xmpuzzle.hpp"

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "cubex/geometry.hpp"
+#include "cubex/puzzle/assembly.hpp"  // Piece, GroupShare, Input
 
 namespace cubex::disassembly {
 
@@ -41,26 +42,6 @@ enum class Direction : std::uint8_t { kPosX, kNegX, kPosY, kNegY, kPosZ, kNegZ }
 const char* direction_name(Direction d);
 // The unit vector of a direction.
 Vec3 unit(Direction d);
-
-struct Piece {
-  std::vector<Vec3> cells;  // in the assembled position, distinct
-  // Pieces of one kind are interchangeable (copies of one shape); kinds index Input::groups.
-  int kind = 0;
-  // BurrTools' weight: when the group that would move is heavier than the rest, the rest moves.
-  int weight = 1;
-};
-
-// BurrTools' disassembly groups: copies of a kind may be put in groups (group > 0); pieces that
-// cannot be taken apart are accepted when they can all be given one group (within the counts).
-struct GroupShare {
-  int group = 0;  // > 0
-  int count = 0;  // how many copies of the kind the group holds
-};
-
-struct Input {
-  std::vector<Piece> pieces;                   // at most 64
-  std::vector<std::vector<GroupShare>> groups;  // per kind (indexed by Piece::kind); may be short
-};
 
 struct Limits {
   // The most memory one search (one part of one assembly) may use for its table of positions;

@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "cubex/render/scene.hpp"
+#include "cubex/puzzle/scene.hpp"
 #include "cubex/render/steps.hpp"
 
 namespace cubex::render {

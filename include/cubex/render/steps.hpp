@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cubex/disassembly/disassembler.hpp"
-#include "cubex/render/scene.hpp"
+#include "cubex/puzzle/scene.hpp"
 
 namespace cubex::render {
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cubex/geometry.hpp"
-#include "cubex/render/scene.hpp"
+#include "cubex/puzzle/scene.hpp"
 
 namespace cubex::render {
 

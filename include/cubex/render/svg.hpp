@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "cubex/render/scene.hpp"
+#include "cubex/puzzle/scene.hpp"
 #include "cubex/render/steps.hpp"
 
 namespace cubex::render {

@@ -7,13 +7,13 @@
 //                               give it the same colour may share it
 //
 // Every line, the last one too, must end in a newline (a missing one means a truncated file).
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 
 #include <charconv>
 #include <limits>
 
-#include "cubex/io/files.hpp"
 #include "cubex/limits.hpp"
+#include "cubex/util/files.hpp"
 
 namespace cubex {
 namespace {

@@ -1,8 +1,8 @@
 // Scene helpers: flatness, colours and exploded-view directions.
 #include <algorithm>
 
-#include "cubex/render/colour.hpp"
-#include "cubex/render/scene.hpp"
+#include "cubex/puzzle/colour.hpp"
+#include "cubex/puzzle/scene.hpp"
 
 namespace cubex::render {
 

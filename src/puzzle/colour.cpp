@@ -1,5 +1,5 @@
 // The palette, colour assignment (neighbouring pieces far apart) and terminal colours.
-#include "cubex/render/colour.hpp"
+#include "cubex/puzzle/colour.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
-// Streamed --json and --jsonl output of `cubex solve` (cubex/io/solve_output.hpp).
-#include "cubex/io/solve_output.hpp"
+// Streamed --json and --jsonl output of `cubex solve` (cubex/output/solve_output.hpp).
+#include "cubex/output/solve_output.hpp"
 
-#include "cubex/io/json.hpp"
+#include "cubex/util/json.hpp"
 
 #include <stdexcept>
 

@@ -1,5 +1,5 @@
-// Robustness of the library (issue 10): limits on files, JSON nesting and matrix size; messages
-// that quote input safely; atomic writes that never replace a device or a symbolic link.
+// The utilities (src/util/): limits on files, JSON nesting and matrix size; messages that quote
+// input safely; atomic writes that never replace a device or a symbolic link.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -10,11 +10,11 @@
 #include "cubex/error.hpp"
 #include "cubex/happycube/puzzle.hpp"
 #include "cubex/happycube/reader.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/limits.hpp"
 #include "cubex/puzzle.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 #include "test_util.hpp"
 
 namespace cubex {

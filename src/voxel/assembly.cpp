@@ -1,5 +1,5 @@
-// A voxel solution as disassembler input (cubex/disassembly/voxel_input.hpp).
-#include "cubex/disassembly/voxel_input.hpp"
+// A voxel solution as disassembler input (cubex/voxel/assembly.hpp).
+#include "cubex/voxel/assembly.hpp"
 
 #include <stdexcept>
 #include <string>

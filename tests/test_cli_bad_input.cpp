@@ -1,4 +1,4 @@
-// Robustness through the command line (issue 10): every reader fed empty, truncated, binary, huge
+// Bad input through the command line: every reader fed empty, truncated, binary, huge
 // and deeply nested input exits 2 with a message that names the place; a failed run leaves an
 // earlier output file as it was; unwritable outputs are clear errors; `| head` ends quietly.
 #include <gtest/gtest.h>

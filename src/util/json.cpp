@@ -1,5 +1,5 @@
-// JSON parsing with places in the errors (cubex/io/json.hpp).
-#include "cubex/io/json.hpp"
+// JSON parsing with places in the errors (cubex/util/json.hpp).
+#include "cubex/util/json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
 #include "cubex/limits.hpp"
+#include "cubex/util/files.hpp"
 
 namespace cubex {
 namespace {

@@ -1,13 +1,13 @@
-// Checkpoints as JSON (cubex/io/checkpoint.hpp).
-#include "cubex/io/checkpoint.hpp"
+// Checkpoints as JSON (cubex/output/checkpoint.hpp).
+#include "cubex/output/checkpoint.hpp"
 
 #include <cinttypes>
 #include <cstdio>
 #include <vector>
 
 #include "cubex/error.hpp"
-#include "cubex/io/files.hpp"
-#include "cubex/io/json.hpp"
+#include "cubex/util/files.hpp"
+#include "cubex/util/json.hpp"
 
 namespace cubex {
 

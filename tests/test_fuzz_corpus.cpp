@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cubex/io/json.hpp"
+#include "cubex/util/json.hpp"
 #include "fuzz/fuzz_targets.hpp"
 #include "test_util.hpp"
 

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "cubex/error.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/puzzle.hpp"
 
 namespace cubex {

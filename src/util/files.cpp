@@ -1,5 +1,5 @@
 // Whole-file reading and atomic writing.
-#include "cubex/io/files.hpp"
+#include "cubex/util/files.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
