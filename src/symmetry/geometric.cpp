@@ -1,6 +1,9 @@
 // A puzzle's symmetry group, found among the cube's 48 symmetries (see symmetry.hpp).
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "cubex/symmetry.hpp"
 #include "option_index.hpp"
@@ -29,6 +32,72 @@ Vec3 min_corner(const std::vector<Vec3>& points) {
   return m;
 }
 
+// The items with a place, found by (tag, point): a flat table over the places' bounding box
+// where that is not much larger than the items (a box: every point of it is an item), otherwise
+// an ordered map. A million cells are looked up 47 times each.
+class PlaceIndex {
+ public:
+  explicit PlaceIndex(const ItemPlaces& places) {
+    const std::size_t n = places.where.size();
+    std::size_t placed = 0;
+    for (ItemId i = 0; i < n; ++i) {
+      if (!places.where[i]) continue;
+      const auto& [tag, p] = *places.where[i];
+      if (placed++ == 0) {
+        lo_ = hi_ = p;
+        tag_lo_ = tag_hi_ = tag;
+      }
+      lo_ = {std::min(lo_.x, p.x), std::min(lo_.y, p.y), std::min(lo_.z, p.z)};
+      hi_ = {std::max(hi_.x, p.x), std::max(hi_.y, p.y), std::max(hi_.z, p.z)};
+      tag_lo_ = std::min(tag_lo_, tag);
+      tag_hi_ = std::max(tag_hi_, tag);
+    }
+    double volume = placed == 0 ? 0 : 1.0;
+    if (placed > 0) {
+      volume = (double(tag_hi_) - tag_lo_ + 1) * (double(hi_.x) - lo_.x + 1) *
+               (double(hi_.y) - lo_.y + 1) * (double(hi_.z) - lo_.z + 1);
+    }
+    dense_ = placed > 0 && volume <= 4.0 * double(placed) + 4096;
+    if (dense_) table_.assign(static_cast<std::size_t>(volume), kNone);
+    for (ItemId i = 0; i < n; ++i) {
+      if (!places.where[i]) continue;
+      const auto& [tag, p] = *places.where[i];
+      const bool fresh = dense_ ? std::exchange(table_[slot(tag, p)], i) == kNone
+                                : map_.emplace(*places.where[i], i).second;
+      if (!fresh) throw ProblemError("two items are placed at the same point");
+    }
+  }
+
+  std::optional<ItemId> find(int tag, const Vec3& p) const {
+    if (!dense_) {
+      const auto it = map_.find({tag, p});
+      if (it == map_.end()) return std::nullopt;
+      return it->second;
+    }
+    if (tag < tag_lo_ || tag > tag_hi_ || p.x < lo_.x || p.x > hi_.x || p.y < lo_.y ||
+        p.y > hi_.y || p.z < lo_.z || p.z > hi_.z) {
+      return std::nullopt;
+    }
+    const ItemId i = table_[slot(tag, p)];
+    if (i == kNone) return std::nullopt;
+    return i;
+  }
+
+ private:
+  static constexpr ItemId kNone = ~ItemId{0};
+  std::size_t slot(int tag, const Vec3& p) const {
+    const std::size_t X = std::size_t(hi_.x - lo_.x) + 1, Y = std::size_t(hi_.y - lo_.y) + 1,
+                      Z = std::size_t(hi_.z - lo_.z) + 1;
+    return ((std::size_t(tag - tag_lo_) * X + std::size_t(p.x - lo_.x)) * Y +
+            std::size_t(p.y - lo_.y)) * Z + std::size_t(p.z - lo_.z);
+  }
+  bool dense_ = false;
+  Vec3 lo_{}, hi_{};
+  int tag_lo_ = 0, tag_hi_ = 0;
+  std::vector<ItemId> table_;
+  std::map<std::pair<int, Vec3>, ItemId> map_;
+};
+
 }  // namespace
 
 CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode) {
@@ -43,14 +112,10 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   for (OptionId o = 0; o < problem.num_options(); ++o) out.option_perm[0][o] = o;
   if (mode == SymmetryMode::kNone) return out;
 
-  std::map<std::pair<int, Vec3>, ItemId> at;
+  const PlaceIndex at(places);
   std::vector<Vec3> points;
   for (ItemId i = 0; i < n; ++i) {
-    if (!places.where[i]) continue;
-    if (!at.emplace(*places.where[i], i).second) {
-      throw ProblemError("two items are placed at the same point");
-    }
-    points.push_back(places.where[i]->second);
+    if (places.where[i]) points.push_back(places.where[i]->second);
   }
   const Vec3 corner = points.empty() ? Vec3{} : min_corner(points);
 
@@ -71,9 +136,9 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
     }
     for (ItemId i = 0; i < n && ok; ++i) {
       if (places.where[i]) {
-        auto it = at.find({places.where[i]->first, m * places.where[i]->second + shift});
-        ok = it != at.end();
-        if (ok) perm[i] = it->second;
+        const auto image = at.find(places.where[i]->first, m * places.where[i]->second + shift);
+        ok = image.has_value();
+        if (ok) perm[i] = *image;
       } else if (!reflection) {
         perm[i] = i;
       } else {
