@@ -266,7 +266,10 @@ std::unique_ptr<cubex::Puzzle> dominoes(int rows, int cols) {
   const nlohmann::json doc = {{"name", "dominoes"},
                               {"kind", "voxel"},
                               {"box", {cols, rows}},
-                              {"pieces", {{{"cells", {{0, 0, 0}, {1, 0, 0}}}, {"count", rows * cols / 2}}}}};
+                              {"pieces",
+                               {{{"name", "domino"},
+                                 {"cells", {{0, 0, 0}, {1, 0, 0}}},
+                                 {"count", rows * cols / 2}}}}};
   return cubex::voxel::load_json(doc, "dominoes.json");
 }
 
@@ -398,6 +401,9 @@ TEST(MemoEveryKind, RandomVoxelPuzzlesCountTheSameByMemoAndBySearch) {
     } catch (const std::exception&) {
       continue;
     }
+    // Optional cells without a bound on the holes are secondary items: options may cover none
+    // of range 1..1, which the memo does not count (--count-by memo refuses them).
+    if (!cubex::memo_applies(p->problem()).empty()) continue;
     for (cubex::Symmetry mode :
          {cubex::Symmetry::none, cubex::Symmetry::rotations, cubex::Symmetry::automatic}) {
       SCOPED_TRACE(cubex::symmetry_name(mode));

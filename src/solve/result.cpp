@@ -32,7 +32,7 @@ void to_json(nlohmann::json& j, const BigCount& n) {
 }
 
 void from_json(const nlohmann::json& j, BigCount& n) {
-  if (j.is_number_unsigned()) {
+  if (j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0)) {
     n = j.get<std::uint64_t>();
     return;
   }
