@@ -593,6 +593,13 @@ Result run_solve(const Puzzle& puzzle, Options o, Worker& w, const SolutionSink&
 
 // ---- counting -----------------------------------------------------------------------------------
 
+// A count as a Python int, exact at any size.
+py::object py_int(const BigCount& n) {
+  if (n.fits_u64()) return py::int_(n.to_u64());
+  const std::string digits = n.to_string();
+  return py::reinterpret_steal<py::object>(PyLong_FromString(digits.c_str(), nullptr, 10));
+}
+
 py::object count_solutions(std::shared_ptr<Puzzle> puzzle, py::handle symmetry, py::handle threads,
                            py::object progress, py::handle limit, const py::kwargs& more) {
   const Options o = solve_options(symmetry, threads, limit, py::bool_(false), more);
@@ -615,7 +622,8 @@ py::object count_solutions(std::shared_ptr<Puzzle> puzzle, py::handle symmetry, 
   stats["threads"] = r.threads;
   stats["method"] = r.method;
   const Counts& c = r.counts;
-  return py::module_::import("cubex").attr("Counts")(c.total, c.unique, c.symmetric, c.group_order,
+  return py::module_::import("cubex").attr("Counts")(py_int(c.total), py_int(c.unique),
+                                                     py_int(c.symmetric), c.group_order,
                                                      c.complete, **stats);
 }
 
@@ -628,7 +636,7 @@ class SolutionIterator {
  public:
   struct Found {
     std::vector<OptionId> options;
-    Count index = 0, cls = 0, orbit = 1;
+    std::uint64_t index = 0, cls = 0, orbit = 1;
     std::size_t element = 0;
   };
 

@@ -31,8 +31,9 @@ namespace cubex {
 // container's rotations, or automatic (rotations, and reflections where the pieces allow).
 enum class Symmetry { none, rotations, automatic };
 
-// How counts are made: automatic (by memo where the puzzle asks for it, only counts are wanted
-// and no search option is given; otherwise by search), always by memo, or always by search.
+// How counts are made: automatic (when only counts are wanted and no search option is given,
+// by memo where a trial shows that sub-problems repeat; otherwise by search), always by memo, or
+// always by search.
 enum class CountBy { automatic, memo, search };
 
 class Distributor;  // solve.hpp
@@ -46,6 +47,8 @@ struct Options {
   std::optional<Symmetry> symmetry;     // symmetry: unset: automatic, or the --resume checkpoint's
   std::optional<Backend> backend;       // backend: unset: auto, or the checkpoint's
   CountBy count_by = CountBy::automatic;  // count-by
+  std::uint64_t memo_budget = 0;        // memo-budget: bytes for the memo's table; 0: a quarter
+                                        // of the memory available when the count starts
   std::uint64_t limit = 0;              // limit: stop after this many solutions (classes); 0: all
   bool expand = false;                  // expand: list every solution of each class found
   std::string checkpoint;               // checkpoint: save the search's state to this file

@@ -34,8 +34,14 @@
 
 namespace cubex {
 
-// A count of solutions. Printed with <<, compared with ==, whatever its width.
-using Count = std::uint64_t;
+// A count of solutions: exact at any size (counting by memo passes 2^64: the domino tilings
+// of 16x16 are 2,444,888,770,250,892,795,802,079,170,816). Printed with <<, compared with ==
+// (also with integers), whatever its width. In JSON a number when it is below 2^53 (exact in
+// every JSON reader), else a string of decimal digits.
+using Count = BigCount;
+void to_json(nlohmann::json& j, const BigCount& n);
+// Reads a number or a string of decimal digits; throws nlohmann::json::type_error otherwise.
+void from_json(const nlohmann::json& j, BigCount& n);
 
 struct Counts {
   Count total = 0;      // every solution
@@ -50,9 +56,9 @@ std::ostream& operator<<(std::ostream& os, const Counts& c);
 // A solution as a client sees it.
 struct Solution {
   std::span<const OptionId> options;  // options of puzzle.problem(), sorted
-  Count index = 0;                    // 1, 2, ... in the order listed
-  Count class_index = 0;              // 1, 2, ... the class it belongs to
-  Count orbit = 1;                    // solutions in its class
+  std::uint64_t index = 0;            // 1, 2, ... in the order listed
+  std::uint64_t class_index = 0;      // 1, 2, ... the class it belongs to
+  std::uint64_t orbit = 1;            // solutions in its class
   std::size_t element = 0;            // the group element that maps the class's first onto it
   // With Options::disassemble: how the class comes apart (status kApart), or not (--keep-locked).
   const disassembly::Result* disassembly = nullptr;
@@ -63,7 +69,7 @@ using SolutionSink = std::function<bool(const Solution&)>;
 // What solve() found.
 struct Result {
   Counts counts;
-  Count listed = 0;          // solutions passed to the sink
+  std::uint64_t listed = 0;  // solutions passed to the sink
   bool interrupted = false;  // the stop flag ended it
   bool limited = false;      // the limit (or the sink) ended it
   std::uint64_t nodes = 0;    // search-tree nodes (by memo: sub-problems counted)
@@ -78,6 +84,9 @@ struct Result {
   std::vector<std::string> notes;  // what the front end noticed, one line each
   std::uint64_t memo_states = 0;   // by memo: sub-problems counted
   std::size_t memo_bytes = 0;      // by memo: the largest table
+  // How the count was chosen (Options::count_by): "asked" (--count-by), or what the automatic
+  // choice saw; "" when it did not count.
+  std::string memo_why;
   bool resumed = false;            // went on from Options::resume
   std::string checkpoint_error;    // the last checkpoint that could not be written ("" if none)
   nlohmann::json search;           // the "search" object of --json (backend, tree, spans...)
@@ -152,6 +161,7 @@ nlohmann::json result_json(const Plan& plan, const Result& result, const std::st
                            const nlohmann::json& solutions = nlohmann::json::array());
 // 1234567 -> "1,234,567"
 std::string with_commas(std::uint64_t n);
+std::string with_commas(const BigCount& n);
 
 // The summary as `cubex solve` prints it (title, notes, counts, nodes), lines ending in '\n'.
 std::string summary_text(const Plan& plan, const Result& result);

@@ -145,6 +145,8 @@ struct MemoClasses {
   std::uint64_t states = 0;  // sub-problems counted, over all group elements
   std::size_t bytes = 0;     // the largest table
   std::uint64_t fixed = 0;   // solutions fixed by an element that moves items
+  BigCount total, unique;    // exact (stats.total and stats.unique: the same when they fit
+                             // 64 bits, else 2^64 - 1)
 };
 
 // The counts of sym.solve() without its search: the total by memo_count() (core/memo.hpp), the

@@ -112,15 +112,15 @@ int solve_designer(const std::vector<std::string>& files, const Options& given,
       if (!o.unique && !o.forced) {
         Plan plan(*puzzle, o);
         const Result r = plan.run();
-        row.total = r.counts.total;
-        row.unique = r.counts.unique;
-        row.symmetric = r.counts.symmetric;
+        row.total = r.counts.total.saturated();
+        row.unique = r.counts.unique.saturated();
+        row.symmetric = r.counts.symmetric.saturated();
         row.nodes = r.nodes;
         row.complete = r.counts.complete && !r.interrupted;
         interrupted = interrupted || r.interrupted;
         if (expect) {
           const library::CheckResult c =
-              library::check_counts(*expect, r.counts.total, r.counts.unique);
+              library::check_counts(*expect, r.counts.total.saturated(), r.counts.unique.saturated());
           text << file << ": " << c.text << "\n";
           disagree = disagree || !c.agree;
         } else if (!csv_stdout || !quiet) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -20,20 +21,27 @@ std::size_t words_for(std::size_t bits) {
 
 // The problem the search runs on: the quotient of a Problem by an item permutation (the
 // Problem itself for the identity). Items are "bits" (covered at most once: the primary items of
-// range 1..1, which must be covered, first, then the secondary ones) and "counters" (primary
-// items with another range, covered by an option `weight` times).
+// range 1..1, which must be covered, first, those of the order leading in its order, then the
+// secondary ones without colours), "colour fields" (secondary items some option colours: 0
+// while uncovered, then the colour of the options covering them, or `uncoloured` for an option
+// that gives none) and "counters" (primary items with another range, covered by an option
+// `weight` times).
 struct Quotient {
   std::uint32_t exact = 0;  // bits [0, exact) must be covered
   std::uint32_t bits = 0;
+  std::uint32_t colour_fields = 0;
+  std::uint32_t uncoloured = 0;                         // the value of an uncoloured covering
   std::vector<std::uint32_t> lo, hi;                    // per counter
   std::vector<std::vector<std::uint32_t>> option_bits;  // per quotient option
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> option_counters;  // (c, w)
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> option_colours;   // (f, c)
   std::vector<std::vector<OptionId>> members;  // the options of the Problem it stands for
   std::vector<std::uint32_t> order;            // bits to branch on first, in this order
+  std::size_t min_exact = 0;                   // the fewest bits < exact an option covers
+  std::size_t max_degree = 0;                  // the most options on a bit < exact
 };
 
 std::string applies(const Problem& pb) {
-  if (pb.has_colours()) return "the problem has colours";
   for (OptionId o = 0; o < pb.num_options(); ++o) {
     bool exact = false;
     for (ItemId i : pb.option(o)) {
@@ -57,6 +65,13 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
     for (ItemId i = 0; i < n; ++i) perm[i] = i;
   }
   if (perm.size() != n) throw ProblemError("memo count: the permutation has the wrong size");
+  if (pb.has_colours()) {
+    for (ItemId i = 0; i < n; ++i) {
+      if (perm[i] != i) {
+        throw ProblemError("memo count: symmetries of a problem with colours are not counted by memo");
+      }
+    }
+  }
   {
     std::vector<bool> hit(n, false);
     for (ItemId i = 0; i < n; ++i) {
@@ -72,7 +87,13 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
     return x.primary == y.primary && x.lo == y.lo && x.hi == y.hi;
   };
   // Item orbits (cycles of perm), numbered within their kind.
-  enum Kind : std::uint8_t { kExact, kSecondary, kCounter };
+  enum Kind : std::uint8_t { kExact, kSecondary, kCounter, kColoured };
+  std::vector<bool> coloured(n, false);  // secondary items some option gives a colour
+  for (OptionId o = 0; o < pb.num_options(); ++o) {
+    const auto items = pb.option(o);
+    const auto colours = pb.option_colours(o);
+    for (std::size_t k = 0; k < items.size(); ++k) coloured[items[k]] = coloured[items[k]] || colours[k] != 0;
+  }
   std::vector<std::uint32_t> orbit(n, UINT32_MAX), orbit_size;
   std::vector<Kind> orbit_kind;
   std::vector<ItemId> orbit_rep;
@@ -91,16 +112,29 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
     const Item& it = pb.item(i);
     orbit_size.push_back(size);
     orbit_rep.push_back(i);
-    orbit_kind.push_back(!it.primary ? kSecondary : it.lo == 1 && it.hi == 1 ? kExact : kCounter);
+    orbit_kind.push_back(!it.primary   ? (coloured[i] ? kColoured : kSecondary)
+                         : it.lo == 1 && it.hi == 1 ? kExact
+                                                    : kCounter);
   }
   Quotient q;
-  std::vector<std::uint32_t> index(orbit_size.size());
+  std::vector<std::uint32_t> index(orbit_size.size(), UINT32_MAX);
+  for (ItemId i : order) {  // the exact items of the order lead, in its order
+    if (i >= n) throw ProblemError("memo count: an item of the order is out of range");
+    const std::uint32_t r = orbit[i];
+    if (orbit_kind[r] != kExact || index[r] != UINT32_MAX) continue;
+    index[r] = q.bits++;
+    q.order.push_back(index[r]);
+  }
   for (Kind k : {kExact, kSecondary}) {
     for (std::size_t r = 0; r < orbit_size.size(); ++r) {
-      if (orbit_kind[r] == k) index[r] = q.bits++;
+      if (orbit_kind[r] == k && index[r] == UINT32_MAX) index[r] = q.bits++;
     }
     if (k == kExact) q.exact = q.bits;
   }
+  for (std::size_t r = 0; r < orbit_size.size(); ++r) {
+    if (orbit_kind[r] == kColoured) index[r] = q.colour_fields++;
+  }
+  q.uncoloured = static_cast<std::uint32_t>(pb.num_colours()) + 1;
   for (std::size_t r = 0; r < orbit_size.size(); ++r) {
     if (orbit_kind[r] != kCounter) continue;
     index[r] = static_cast<std::uint32_t>(q.lo.size());
@@ -108,16 +142,6 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
     q.hi.push_back(pb.item(orbit_rep[r]).hi);
   }
 
-  {
-    std::vector<bool> listed(q.exact, false);
-    for (ItemId i : order) {
-      if (i >= n) throw ProblemError("memo count: an item of the order is out of range");
-      const std::uint32_t r = orbit[i];
-      if (orbit_kind[r] != kExact || listed[index[r]]) continue;
-      listed[index[r]] = true;
-      q.order.push_back(index[r]);
-    }
-  }
   // Options by their sorted items, to map an option's image back to an option.
   std::map<std::vector<ItemId>, OptionId> by_items;
   std::vector<ItemId> key;
@@ -168,11 +192,16 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
     }
     if (!disjoint) continue;
     std::vector<std::uint32_t> bits;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> counters;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> counters, colours;
     for (OptionId p : cycle) {
-      for (ItemId i : pb.option(p)) {
+      const auto items = pb.option(p);
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        const ItemId i = items[k];
         const std::uint32_t r = orbit[i];
-        if (orbit_kind[r] == kCounter) {
+        if (orbit_kind[r] == kColoured) {
+          const ColourId c = pb.option_colours(p)[k];
+          colours.emplace_back(index[r], c == 0 ? q.uncoloured : c);
+        } else if (orbit_kind[r] == kCounter) {
           if (times[r] == 0) continue;
           if (times[r] % orbit_size[r] != 0) {
             throw ProblemError("memo count: an orbit of options covers an orbit of items unevenly");
@@ -187,9 +216,19 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
     std::sort(bits.begin(), bits.end());
     bits.erase(std::unique(bits.begin(), bits.end()), bits.end());
     std::sort(cycle.begin(), cycle.end());
+    std::size_t exact_bits = 0;
+    for (std::uint32_t b : bits) exact_bits += b < q.exact;
+    q.min_exact = q.option_bits.empty() ? exact_bits : std::min(q.min_exact, exact_bits);
     q.option_bits.push_back(std::move(bits));
     q.option_counters.push_back(std::move(counters));
+    q.option_colours.push_back(std::move(colours));
     q.members.push_back(cycle);
+  }
+  std::vector<std::size_t> degree(q.exact, 0);
+  for (const auto& bits : q.option_bits) {
+    for (std::uint32_t b : bits) {
+      if (b < q.exact) q.max_degree = std::max(q.max_degree, ++degree[b]);
+    }
   }
   return q;
 }
@@ -239,14 +278,14 @@ bool has_popcnt() {
 }
 
 template <class F>
-auto with_search(const Quotient& q, const std::atomic<bool>* stop, F&& f) {
+auto with_search(const Quotient& q, const std::atomic<bool>* stop, bool sweep, F&& f) {
 #if defined(__x86_64__)
   if (has_popcnt()) {
-    memo_popcnt::Search s(q, stop);
+    memo_popcnt::Search s(q, stop, sweep);
     return f(s);
   }
 #endif
-  memo_plain::Search s(q, stop);
+  memo_plain::Search s(q, stop, sweep);
   return f(s);
 }
 
@@ -259,14 +298,22 @@ std::string memo_applies(const Problem& problem) {
 MemoCount memo_count(const Problem& problem, std::span<const ItemId> perm,
                      const MemoLimits& limits) {
   const Quotient q = make_quotient(problem, perm, limits.order);
-  return with_search(q, limits.stop, [&](auto& s) { return s.count(limits); });
+  // Values wide enough for max_degree^(exact / min_exact), the most solutions the tree can
+  // have, up to two words; wider ones only after an overflow.
+  std::size_t words = 1;
+  if (q.min_exact > 0 && q.max_degree > 1) {
+    const double bits = double(q.exact) / double(q.min_exact) * std::log2(double(q.max_degree));
+    words = bits < 63 ? 1 : 2;
+  }
+  return with_search(q, limits.stop, true, [&](auto& s) { return s.count(limits, words); });
 }
 
 SolveStats memo_solve_fixed(const Problem& problem, std::span<const ItemId> perm,
                             SolutionVisitor visit, std::uint64_t max_solutions,
                             std::span<const ItemId> order) {
   const Quotient q = make_quotient(problem, perm, order);
-  return with_search(q, nullptr, [&](auto& s) { return s.enumerate(visit, max_solutions); });
+  return with_search(q, nullptr, false,
+                     [&](auto& s) { return s.enumerate(visit, max_solutions); });
 }
 
 }  // namespace cubex

@@ -30,6 +30,25 @@ std::uint64_t whole(std::string_view text, const char* flag) {
   return std::strtoull(std::string(t).c_str(), nullptr, 10);
 }
 
+// A size in bytes: a whole number, optionally followed by K, M, G or T (powers of 1024).
+std::uint64_t byte_size(std::string_view text, const char* flag) {
+  std::string_view t = text;
+  int shift = 0;
+  if (!t.empty()) {
+    const char* units = "KMGT";
+    for (int k = 0; k < 4; ++k) {
+      if (std::toupper(static_cast<unsigned char>(t.back())) == units[k]) shift = 10 * (k + 1);
+    }
+    if (shift) t.remove_suffix(1);
+  }
+  if (!all_digits(t, 15) || (std::strtoull(std::string(t).c_str(), nullptr, 10) >> (62 - shift)) != 0) {
+    throw UsageError(std::string("expected --") + flag +
+                     " SIZE, a whole number of bytes below 2^62, optionally with K, M, G or T "
+                     "(e.g. 4G), found " + quoted(text));
+  }
+  return std::strtoull(std::string(t).c_str(), nullptr, 10) << shift;
+}
+
 double seconds(std::string_view text, const char* flag) {
   const std::string s(text);
   char* end = nullptr;
@@ -95,9 +114,9 @@ const OptionRow kOptionTable[] = {
    },
    [](const Options& o) { return std::string(o.expand ? "yes" : "no"); }},
   {"count-by", "HOW",
-   "auto (default): by memo where the puzzle asks for it (Happy Cube structures) and only counts "
-   "are wanted, else by search; memo: always by memo (refused where it does not apply); search: "
-   "always by search",
+   "auto (default): when only counts are wanted, a short trial by memo decides: by memo where "
+   "sub-problems repeat (tilings by many identical pieces, Happy Cube structures), else by "
+   "search; memo: always by memo (refused where it does not apply); search: always by search",
    [](Options& o, std::string_view t) {
      if (t == "auto") o.count_by = CountBy::automatic;
      else if (t == "memo") o.count_by = CountBy::memo;
@@ -105,6 +124,12 @@ const OptionRow kOptionTable[] = {
      else throw UsageError("expected --count-by auto, memo or search, found " + quoted(t));
    },
    [](const Options& o) { return std::string(count_by_name(o.count_by)); }},
+  {"memo-budget", "SIZE",
+   "the most memory the memo's table may take, in bytes or with K, M, G or T (powers of 1024), "
+   "e.g. 4G; 0 (default): a quarter of the memory available. A count that outgrows it is made "
+   "by search instead (with a note)",
+   [](Options& o, std::string_view t) { o.memo_budget = byte_size(t, "memo-budget"); },
+   [](const Options& o) { return std::to_string(o.memo_budget); }},
   {"backend", "NAME",
    "auto (default), links or bitset: the search backend (links and bitset without pruning walk "
    "the same tree; the bitset backend prunes where it pays)",

@@ -1,8 +1,10 @@
 // The solve layer (cubex/solve.hpp): the checks, memo or search, symmetry, threads, checkpoints.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -63,6 +65,40 @@ nlohmann::json search_json(const char* backend, unsigned threads, const TreeIden
           {"spans", spans},
           {"splits", splits},
           {"pending", pending}};
+}
+
+// The automatic choice's trial (Plan::run): at most this many sub-problems by memo.
+constexpr std::uint64_t kMemoTrialStates = 1 << 17;
+
+// The items the memo branches on first: the puzzle's order, else every primary item in the
+// problem's order (a Knuth file's, as written).
+std::vector<ItemId> memo_order_of(const Puzzle& puzzle, const Problem& pb) {
+  std::vector<ItemId> order = puzzle.memo_order();
+  if (order.empty()) {
+    for (ItemId i = 0; i < pb.num_items(); ++i) {
+      if (pb.item(i).primary) order.push_back(i);
+    }
+  }
+  return order;
+}
+
+// The memo's table budget when --memo-budget is left out: a quarter of the memory available
+// (MemAvailable in /proc/meminfo, else the free pages), at least 64 MiB.
+std::size_t default_memo_budget() {
+  std::uint64_t available = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+      unsigned long long kb = 0;
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) available = kb * 1024;
+    }
+    std::fclose(f);
+  }
+  if (available == 0) {
+    const long pages = ::sysconf(_SC_AVPHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0) available = std::uint64_t(pages) * std::uint64_t(size);
+  }
+  return std::max<std::size_t>(available / 4, std::size_t{64} << 20);
 }
 
 }  // namespace
@@ -144,6 +180,7 @@ nlohmann::json Plan::header_json(const std::string& mode) const {
 Result Plan::run(const SolutionSink& sink) {
   if (impl_->ran) throw Error(Error::Kind::internal, "Plan::run: a plan runs once");
   impl_->ran = true;
+  const auto t0 = std::chrono::steady_clock::now();
   const Options& o = options_;
   const Problem& pb = puzzle_.problem();
   const SymmetricSolver* sym = impl_->sym ? &*impl_->sym : nullptr;
@@ -161,35 +198,34 @@ Result Plan::run(const SolutionSink& sink) {
     return res;
   }
 
-  // 2. Counting by memo, where it applies and is wanted.
+  // 2. Counting by memo: asked for, or chosen when a trial shows that it pays.
   const bool search_asked = o.backend.has_value() || !o.checkpoint.empty() ||
                             !o.resume.empty() || o.shard_count > 1 || o.distributor;
-  bool by_memo = false;
+  const bool counts_only = !sink && o.limit == 0 && !o.disassemble;
   if (o.count_by == CountBy::memo) {
-    if (sink || o.limit || o.disassemble)
+    if (!counts_only)
       throw UsageError("--count-by memo counts: leave out --first, --all, --limit and --disassemble");
     if (search_asked) {
       throw UsageError(
-          "--count-by memo does not take --backend, --checkpoint, --resume, --shard or --mpi");
+          "--count-by memo counts on one thread, without checkpoints: leave out --backend, "
+          "--checkpoint, --resume, --shard and --mpi");
     }
     if (const std::string why = memo_applies(pb); !why.empty())
       throw UsageError("--count-by memo does not apply: " + why);
-    by_memo = true;
-  } else if (o.count_by == CountBy::automatic) {
-    by_memo = !sink && o.limit == 0 && !search_asked && !o.disassemble &&
-              !puzzle_.memo_order().empty() && memo_applies(pb).empty();
   }
-  if (by_memo) {
+  const bool may_memo = o.count_by == CountBy::memo ||
+                        (o.count_by == CountBy::automatic && counts_only && !search_asked &&
+                         memo_applies(pb).empty());
+  if (may_memo) {
     std::optional<SymmetricSolver> trivial;
     const SymmetricSolver* s = sym;
     if (!s) s = &trivial.emplace(pb, trivial_group(pb.num_items()));
-    const std::vector<ItemId> order = puzzle_.memo_order();
+    const std::vector<ItemId> order = memo_order_of(puzzle_, pb);
     MemoLimits ml;
     ml.stop = o.stop;
     ml.order = order;
     // --progress: the memo's share of its tree done, about every progress_seconds (no counts are
     // settled before the end).
-    const auto t0 = std::chrono::steady_clock::now();
     double next_report = 0;
     if (o.on_progress) {
       ml.on_progress = [&](const MemoProgress& m) {
@@ -207,28 +243,65 @@ Result Plan::run(const SolutionSink& sink) {
         o.on_progress(p);
       };
     }
-    const MemoClasses mc = count_classes_by_memo(*s, ml);
-    const bool stopped = !mc.complete && o.stop && o.stop->load();
-    if (mc.complete || stopped) {
-      res.method = "memo";
-      res.counts.total = mc.stats.total;
-      res.counts.unique = mc.stats.unique;
-      res.counts.symmetric = mc.stats.symmetric;
-      res.counts.complete = mc.complete;
-      res.interrupted = stopped;
-      res.nodes = mc.states;
-      res.seconds = mc.stats.search.seconds;
-      res.threads = 1;
-      res.memo_states = mc.states;
-      res.memo_bytes = mc.bytes;
-      const bool by_orbit = s->group_order() > 1;
-      const SearchJob tree(by_orbit ? s->restricted() : pb, by_orbit ? s : nullptr);
-      res.search = search_json("memo", 1, tree.identity(), mc.complete, false, 0, 0, 0);
-      res.search["states"] = mc.states;
-      res.search["table_bytes"] = mc.bytes;
-      return res;
+    ml.max_bytes = o.memo_budget ? o.memo_budget : default_memo_budget();
+    bool by_memo = o.count_by == CountBy::memo;
+    std::string why = "asked for (--count-by memo)";
+    std::optional<MemoClasses> done;
+    if (!by_memo) {
+      // The trial: the plain count by memo, cut at kMemoTrialStates sub-problems. Done within
+      // them, it is the answer; cut, the memo goes on where at least one state in three was met
+      // again (a search would walk the tree below such a state every time it meets it; the
+      // pentominoes of 6x10 meet few again, the domino tilings about one in two).
+      MemoLimits trial = ml;
+      trial.max_states = kMemoTrialStates;
+      const MemoCount t = memo_count(pb, {}, trial);
+      if (t.complete) {
+        by_memo = true;
+        why = "chosen: the count took " + with_commas(t.states) + " sub-problems";
+        if (s->group_order() == 1) {  // the answer already
+          done.emplace();
+          done->complete = true;
+          done->total = done->unique = t.count;
+          done->states = t.states;
+          done->bytes = t.bytes;
+        }
+      } else if (o.stop && o.stop->load()) {
+        by_memo = false;
+      } else if (t.hits * 3 >= t.states) {
+        by_memo = true;
+        why = "chosen: in a trial of " + with_commas(t.states) + " sub-problems, " +
+              with_commas(t.hits) + " were met again";
+      } else {
+        res.memo_why = "a trial by memo met " + with_commas(t.hits) + " of " +
+                       with_commas(t.states) + " sub-problems again (the memo pays from one in three)";
+      }
     }
-    res.notes.push_back("counting by memo gave up (" + mc.why + "): counted by search instead");
+    if (by_memo) {
+      const MemoClasses mc = done ? *done : count_classes_by_memo(*s, ml);
+      const bool stopped = !mc.complete && o.stop && o.stop->load();
+      if (mc.complete || stopped) {
+        res.method = "memo";
+        res.memo_why = why;
+        res.counts.total = mc.total;
+        res.counts.unique = mc.unique;
+        res.counts.symmetric = mc.stats.symmetric;
+        res.counts.complete = mc.complete;
+        res.interrupted = stopped;
+        res.nodes = mc.states;
+        res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        res.threads = 1;
+        res.memo_states = mc.states;
+        res.memo_bytes = mc.bytes;
+        const bool by_orbit = s->group_order() > 1;
+        const SearchJob tree(by_orbit ? s->restricted() : pb, by_orbit ? s : nullptr);
+        res.search = search_json("memo", 1, tree.identity(), mc.complete, false, 0, 0, 0);
+        res.search["states"] = mc.states;
+        res.search["table_bytes"] = mc.bytes;
+        res.search["chosen"] = why;
+        return res;
+      }
+      res.notes.push_back("counting by memo gave up (" + mc.why + "): counted by search instead");
+    }
   }
 
   // 3. The search.
@@ -288,7 +361,7 @@ Result Plan::run(const SolutionSink& sink) {
   }
 
   // Each class found goes to the sink: one solution, or with `expand` every one of the class.
-  Count classes = 0;
+  std::uint64_t classes = 0;
   auto show = [&](std::span<const OptionId> s, std::uint64_t orbit) {
     ++classes;
     Solution out;

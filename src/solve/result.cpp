@@ -10,13 +10,39 @@
 namespace cubex {
 
 std::string with_commas(std::uint64_t n) {
-  const std::string digits = std::to_string(n);
+  return with_commas(BigCount(n));
+}
+
+std::string with_commas(const BigCount& n) {
+  const std::string digits = n.to_string();
   std::string s;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
     s += digits[i];
   }
   return s;
+}
+
+void to_json(nlohmann::json& j, const BigCount& n) {
+  if (n < (std::uint64_t{1} << 53)) {
+    j = n.to_u64();
+  } else {
+    j = n.to_string();
+  }
+}
+
+void from_json(const nlohmann::json& j, BigCount& n) {
+  if (j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0)) {
+    n = j.get<std::uint64_t>();
+    return;
+  }
+  if (j.is_string()) {
+    if (const std::optional<BigCount> v = BigCount::parse(j.get<std::string>())) {
+      n = *v;
+      return;
+    }
+  }
+  throw nlohmann::json::type_error::create(302, "expected a count: a whole number of 0 or more, or a string of its decimal digits", &j);
 }
 
 std::ostream& operator<<(std::ostream& os, const Counts& c) {
@@ -247,7 +273,10 @@ std::string summary_text(const Plan& plan, const Result& r) {
   if (r.method == "memo") {
     text << "  (counted by memo: " << with_commas(r.memo_states)
          << " sub-problems, each counted once, in a table of " << with_commas(r.memo_bytes >> 20)
-         << " MiB; --count-by search searches instead)\n";
+         << " MiB; " << (r.memo_why.empty() ? "" : r.memo_why + "; ")
+         << "--count-by search searches instead)\n";
+  } else if (r.method == "search" && !r.memo_why.empty()) {
+    text << "  (counted by search: " << r.memo_why << "; --count-by memo counts by memo)\n";
   }
   return text.str();
 }

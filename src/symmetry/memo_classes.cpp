@@ -29,11 +29,16 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     out.why = std::move(why);
     return out;
   };
+  if (pb.has_colours()) {
+    for (std::size_t g = 0; g < group.order(); ++g) {
+      if (moves(g)) return fail("symmetries of a problem with colours are not counted by memo");
+    }
+  }
   // One count per element that moves items, after the count of all solutions. Those are counts
   // of quotients, far smaller: the progress is the first count's fraction (up to 99%), then 99%
   // during the others; the states of each count are added to those before it.
   bool first = true;
-  auto run = [&](std::span<const ItemId> perm, std::uint64_t& n) {
+  auto run = [&](std::span<const ItemId> perm, BigCount& n) {
     MemoLimits l = limits;
     if (limits.on_progress) {
       l.on_progress = [&, before = out.states](const MemoProgress& p) {
@@ -51,25 +56,26 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     if (!c.complete) out.why = c.why;
     return c.complete;
   };
-  std::uint64_t total = 0;
+  BigCount total;
   if (!run({}, total)) return fail(out.why);
   // Burnside: the classes are the average number of solutions fixed by an element.
-  unsigned __int128 sum = 0;
+  BigCount sum;
   std::vector<std::size_t> fixers;
   for (std::size_t g = 0; g < group.order(); ++g) {
     if (!moves(g)) {
       sum += total;
       continue;
     }
-    std::uint64_t f = 0;
+    BigCount f;
     if (!run(group.perm[g], f)) return fail(out.why);
     sum += f;
-    out.fixed = f > ~std::uint64_t(0) - out.fixed ? ~std::uint64_t(0) : out.fixed + f;  // no wrap
-    if (f) fixers.push_back(g);
+    const std::uint64_t f64 = f.fits_u64() ? f.to_u64() : ~std::uint64_t(0);
+    out.fixed = f64 > ~std::uint64_t(0) - out.fixed ? ~std::uint64_t(0) : out.fixed + f64;  // no wrap
+    if (!f.is_zero()) fixers.push_back(g);
   }
-  if (sum % group.order() != 0) {
-    throw std::logic_error("count_classes_by_memo: Burnside's sum " +
-                           std::to_string(static_cast<std::uint64_t>(sum)) +
+  BigCount unique = sum;
+  if (unique.divide(group.order()) != 0) {
+    throw std::logic_error("count_classes_by_memo: Burnside's sum " + sum.to_string() +
                            " is not a multiple of the group's order");
   }
   if (out.fixed > max_fixed) {
@@ -102,8 +108,11 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
   }
   out.complete = true;
   out.why.clear();
-  out.stats.total = total;
-  out.stats.unique = static_cast<std::uint64_t>(sum / group.order());
+  const std::uint64_t most = ~std::uint64_t(0);
+  out.stats.total = total.fits_u64() ? total.to_u64() : most;
+  out.stats.unique = unique.fits_u64() ? unique.to_u64() : most;
+  out.total = total;
+  out.unique = unique;
   out.stats.search.nodes = out.states;
   out.stats.search.complete = true;
   out.stats.search.seconds =

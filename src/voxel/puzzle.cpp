@@ -1,5 +1,6 @@
 // The voxel front end as a Puzzle for the CLI: placements out, placements re-checked.
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -289,6 +290,40 @@ class VoxelPuzzle final : public Puzzle {
                     " offset " + cell_text(pl.offset) + " cells";
     for (const Vec3& c : pl.cells) s += " " + cell_text(c);
     return s;
+  }
+
+  // For counting by memo: the container's cells in a sweep along the box's longest axis (then
+  // the next longest), so that the cells covered and those not are split by a small frontier,
+  // then the piece items.
+  std::vector<ItemId> memo_order() const override {
+    const std::vector<Vec3>& cells = model_.cells;
+    if (cells.empty()) return {};
+    Vec3 lo = cells[0], hi = cells[0];
+    for (const Vec3& c : cells) {
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+    }
+    std::array<int, 3> axes{0, 1, 2};
+    std::stable_sort(axes.begin(), axes.end(),
+                     [&](int a, int b) { return hi[a] - lo[a] > hi[b] - lo[b]; });
+    std::vector<std::size_t> at(cells.size());
+    for (std::size_t k = 0; k < at.size(); ++k) at[k] = k;
+    std::sort(at.begin(), at.end(), [&](std::size_t a, std::size_t b) {
+      const Vec3& p = cells[a];
+      const Vec3& q = cells[b];
+      for (int ax : axes) {
+        if (p[ax] != q[ax]) return p[ax] < q[ax];
+      }
+      return false;
+    });
+    std::vector<ItemId> out;
+    for (std::size_t k : at) {
+      if (compiled_.cell_item[k] != kNoItem) out.push_back(compiled_.cell_item[k]);
+    }
+    for (ItemId i : compiled_.piece_item) {
+      if (i != kNoItem) out.push_back(i);
+    }
+    return out;
   }
 
   std::vector<std::pair<std::string, ItemId>> piece_items() const override {

@@ -2,10 +2,14 @@
 // solution.
 //
 // Once some options are chosen, what is left to count depends only on which items they cover
-// (and how often, for items with a multiplicity), not on which options covered them. The counter
-// below searches as Algorithm X does (branch on the primary item with the fewest live options)
-// and remembers the count of every such state in a hash table: a state met again is not searched
-// again. Where many partial solutions leave the same state (a Happy Cube shell: plates on distant
+// (how often, for items with a multiplicity, and with which colour, for coloured secondary
+// items), not on which options covered them. The counter below searches as Algorithm X does and
+// remembers the count of every such state in a hash table: a state met again is not searched
+// again. The item branched on depends on the state alone: with an order that lists every
+// primary item of range 1..1, the first one not yet covered (a front end that knows the geometry
+// gives a sweep that keeps the frontier small: a box's cells along its longest axis); otherwise
+// an item with no or one live option, then the first uncovered item of the order, then the item
+// with the fewest options. Where many partial solutions leave the same state (a Happy Cube shell: plates on distant
 // faces do not interact), this counts billions of solutions in the time of a few million states.
 // Where they rarely do (most voxel puzzles) it only costs memory; the table has a byte budget.
 //
@@ -14,10 +18,11 @@
 // the exact covers of a smaller problem whose items and options are the orbits (the quotient).
 // Burnside's lemma turns such counts into the number of classes up to a group (symmetry.hpp).
 //
-// Applies to problems without colours in which every option covers at least one primary item
-// of range 1..1 (exact cover, and Algorithm M's multiplicities on items every option also
-// shares with such an item, as the piece items of puzzles are). Otherwise memo_applies() says
-// why not.
+// Applies to problems in which every option covers at least one primary item of range 1..1
+// (exact cover with secondary items and colours, and Algorithm M's multiplicities on items every
+// option also shares with such an item, as the piece items of puzzles are). Otherwise
+// memo_applies() says why not. Counts are exact at any size (BigCount): the table's values
+// start one or two words wide and the count starts again twice as wide after an overflow.
 #pragma once
 
 #include <atomic>
@@ -26,6 +31,7 @@
 #include <span>
 #include <string>
 
+#include "cubex/core/bigcount.hpp"
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
 
@@ -47,19 +53,25 @@ struct MemoLimits {
   const std::atomic<bool>* stop = nullptr;       // set from outside to stop
   // Called on the counting thread every 4,096 sub-problems counted (when set).
   std::function<void(const MemoProgress&)> on_progress;
-  // Items of range 1..1 to branch on first, in this order (the first one not yet covered), when
-  // no item is down to one live option; then the item with the fewest. A front end that knows
-  // which items keep the states few (a Happy Cube's faces, neighbour after neighbour) says so.
+  // Items of range 1..1 to branch on first, in this order (the first one not yet covered). When
+  // it lists them all, that item alone is branched on; otherwise only when no item is down to
+  // one live option, and once the order is covered the item with the fewest options. A front end
+  // that knows which items keep the states few (a Happy Cube's faces, neighbour after
+  // neighbour; a box's cells, sweeping along its longest axis) says so.
   std::span<const ItemId> order;
+  // Stop once this many sub-problems are counted (0: no limit): a trial that tells whether the
+  // memo pays (states met again, `hits`, against states counted).
+  std::uint64_t max_states = 0;
 };
 
 struct MemoCount {
   bool complete = false;     // false: see `why`
-  std::string why;           // why it stopped: the byte budget, the stop flag, 2^64 overflow
-  std::uint64_t count = 0;   // solutions (when complete)
+  std::string why;           // why it stopped: the byte budget, the stop flag
+  BigCount count;            // solutions (when complete)
   std::uint64_t states = 0;  // sub-problems counted and remembered (the search nodes)
   std::uint64_t hits = 0;    // sub-problems met again and answered from the table
-  std::size_t bytes = 0;     // the table's size at the end
+  std::size_t bytes = 0;     // the table's largest size
+  std::size_t value_words = 1;  // 64-bit words per count in the table
   double seconds = 0;
 };
 

@@ -1,0 +1,464 @@
+// Counting by memo for every kind (cubex/core/memo.hpp, `--count-by memo`), exact beyond 2^64
+// (cubex/core/bigcount.hpp): the count type's arithmetic and JSON; memo counts equal the
+// search's and a brute force's on random matrices with secondary items, colours and
+// multiplicities, in every branching mode; domino tilings by memo against a transfer-matrix
+// count written here (not taken from cubex), past 2^64; random voxel puzzles by memo and by
+// search, in every symmetry mode; the automatic choice and the budget.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "brute_force.hpp"
+#include "cubex/core/bigcount.hpp"
+#include "cubex/core/memo.hpp"
+#include "cubex/core/solver.hpp"
+#include "cubex/error.hpp"
+#include "cubex/io/knuth.hpp"
+#include "cubex/solve.hpp"
+#include "cubex/voxel/model.hpp"
+#include "cubex/voxel/read.hpp"
+
+using cubex::BigCount;
+using cubex::ItemId;
+using cubex::OptionId;
+using cubex::Problem;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(undefined_behavior_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// 2^k exactly, by doubling.
+BigCount power_of_two(int k) {
+  BigCount r = 1;
+  for (int i = 0; i < k; ++i) r *= 2u;
+  return r;
+}
+
+// The domino tilings of a rows x cols rectangle by a broken-profile transfer matrix: cells are
+// filled column by column, top to bottom. Before cell (r, c), bit k of the profile says whether
+// cell (k, c) (k >= r) or cell (k, c + 1) (k < r) is already covered.
+BigCount domino_tilings(int rows, int cols) {
+  std::map<std::uint64_t, BigCount> now{{0, BigCount(1)}};
+  for (int c = 0; c < cols; ++c) {
+    for (int r = 0; r < rows; ++r) {
+      std::map<std::uint64_t, BigCount> next;
+      const std::uint64_t bit = std::uint64_t{1} << r;
+      for (const auto& [profile, n] : now) {
+        if (profile & bit) {  // covered already: cell (r, c + 1) is free
+          next[profile & ~bit] += n;
+          continue;
+        }
+        if (c + 1 < cols) next[profile | bit] += n;  // across into (r, c + 1)
+        if (r + 1 < rows && !(profile & (bit << 1))) next[profile | (bit << 1)] += n;  // down
+      }
+      now.swap(next);
+    }
+  }
+  return now[0];
+}
+
+// The same by the simplest recursion (cell by cell, memo on the whole board), for small boards:
+// the transfer matrix is checked against it.
+BigCount domino_tilings_slow(int rows, int cols) {
+  std::map<std::vector<bool>, BigCount> memo;
+  std::vector<bool> board(static_cast<std::size_t>(rows * cols), false);
+  auto go = [&](auto& self) -> BigCount {
+    const auto it = std::find(board.begin(), board.end(), false);
+    if (it == board.end()) return 1;
+    if (const auto m = memo.find(board); m != memo.end()) return m->second;
+    const std::size_t k = static_cast<std::size_t>(it - board.begin());
+    const int r = static_cast<int>(k) / cols, c = static_cast<int>(k) % cols;
+    BigCount n;
+    const std::vector<bool> saved = board;
+    if (c + 1 < cols && !board[k + 1]) {
+      board[k] = board[k + 1] = true;
+      n += self(self);
+      board = saved;
+    }
+    if (r + 1 < rows && !board[k + static_cast<std::size_t>(cols)]) {
+      board[k] = board[k + static_cast<std::size_t>(cols)] = true;
+      n += self(self);
+      board = saved;
+    }
+    memo[saved] = n;
+    return n;
+  };
+  return go(go);
+}
+
+}  // namespace
+
+// ---- the count type ---------------------------------------------------------------------------
+
+TEST(BigCount, AddsMultipliesAndPrintsPast64Bits) {
+  BigCount n = ~std::uint64_t{0};
+  n += 1u;
+  EXPECT_EQ(n.to_string(), "18446744073709551616");
+  EXPECT_FALSE(n.fits_u64());
+  EXPECT_EQ(n, power_of_two(64));
+  EXPECT_EQ(n.bit_width(), 65u);
+  std::ostringstream os;
+  os << power_of_two(100);
+  EXPECT_EQ(os.str(), "1267650600228229401496703205376");
+  BigCount f = 1;  // 30! = 265252859812191058636308480000000
+  for (std::uint64_t k = 2; k <= 30; ++k) f *= k;
+  EXPECT_EQ(f.to_string(), "265252859812191058636308480000000");
+  BigCount g = f;
+  for (std::uint64_t k = 30; k >= 2; --k) EXPECT_EQ(g.divide(k), 0u);
+  EXPECT_EQ(g, 1u);
+  EXPECT_EQ(BigCount(0).to_string(), "0");
+  EXPECT_EQ(BigCount(10'000'000'000'000'000'000ULL).to_string(), "10000000000000000000");
+  EXPECT_EQ((power_of_two(64) * 10u).to_string(), "184467440737095516160");
+}
+
+TEST(BigCount, ComparesAndParses) {
+  EXPECT_LT(BigCount(5), power_of_two(64));
+  EXPECT_GT(power_of_two(65), power_of_two(64));
+  EXPECT_EQ(BigCount(7), 7);
+  EXPECT_NE(BigCount(7), -7);
+  EXPECT_GT(BigCount(0), -1);
+  const std::string big = "2444888770250892795802079170816";
+  const auto v = BigCount::parse(big);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->to_string(), big);
+  EXPECT_FALSE(BigCount::parse("").has_value());
+  EXPECT_FALSE(BigCount::parse("12a").has_value());
+  EXPECT_FALSE(BigCount::parse("-1").has_value());
+}
+
+TEST(BigCount, JsonHoldsNumbersBelow2To53AndStringsAbove) {
+  nlohmann::json j = BigCount((std::uint64_t{1} << 53) - 1);
+  EXPECT_TRUE(j.is_number_unsigned());
+  j = BigCount(std::uint64_t{1} << 53);
+  ASSERT_TRUE(j.is_string());
+  EXPECT_EQ(j.get<std::string>(), "9007199254740992");
+  EXPECT_EQ(j.get<BigCount>(), std::uint64_t{1} << 53);
+  EXPECT_EQ(nlohmann::json(12).get<BigCount>(), 12u);
+  EXPECT_THROW(nlohmann::json("x1").get<BigCount>(), nlohmann::json::exception);
+  EXPECT_THROW(nlohmann::json(-3).get<BigCount>(), nlohmann::json::exception);
+}
+
+// ---- memo counts against search and brute force ------------------------------------------------
+
+namespace {
+
+// A random matrix: `exact` items of range 1..1, a plain secondary item, two coloured secondary
+// items (colours a, b), a multiplicity item 0..2 and one 1..2; every option covers one to three
+// items of range 1..1 and maybe others, with a colour on the coloured ones (sometimes none).
+Problem random_problem(std::mt19937& rng, int exact, int options) {
+  Problem p;
+  std::vector<ItemId> ex;
+  for (int i = 0; i < exact; ++i) ex.push_back(p.add_primary("e" + std::to_string(i)));
+  const ItemId s0 = p.add_secondary("s0");
+  const ItemId c0 = p.add_secondary("c0");
+  const ItemId c1 = p.add_secondary("c1");
+  const ItemId m0 = p.add_primary("m0", 0, 2);
+  const ItemId m1 = p.add_primary("m1", 1, 2);
+  const cubex::ColourId a = p.add_colour("a"), b = p.add_colour("b");
+  std::set<std::vector<ItemId>> seen;
+  int tries = 0;
+  while (static_cast<int>(p.num_options()) < options && ++tries < 1000) {
+    std::vector<ItemId> items;
+    const int k = 1 + static_cast<int>(rng() % 3);
+    for (int j = 0; j < k; ++j) items.push_back(ex[rng() % ex.size()]);
+    for (ItemId o : {s0, c0, c1, m0, m1})
+      if (rng() % 4 == 0) items.push_back(o);
+    std::sort(items.begin(), items.end());
+    items.erase(std::unique(items.begin(), items.end()), items.end());
+    if (!seen.insert(items).second) continue;
+    std::vector<cubex::ColourId> colours;
+    for (ItemId i : items) {
+      const bool coloured = i == c0 || i == c1;
+      const unsigned pick = static_cast<unsigned>(rng() % 5);
+      colours.push_back(!coloured ? 0 : pick < 2 ? a : pick < 4 ? b : 0);
+    }
+    p.add_option(items, colours);
+  }
+  return p;
+}
+
+}  // namespace
+
+// Hundreds of random matrices: the memo's count equals the brute force's and the search's,
+// with no order (fewest options first), a partial order and a full order (the sweep).
+TEST(MemoEveryKind, RandomMatricesWithColoursAgreeWithSearchAndBruteForce) {
+  std::mt19937 rng(2027);
+  const int trials = kSanitized ? 60 : 300;
+  int with_solutions = 0, coloured = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    SCOPED_TRACE(trial);
+    const int exact = 5 + trial % 4;
+    const Problem p = random_problem(rng, exact, 13);
+    const std::size_t want = cubex::test::brute_force(p).size();
+    with_solutions += want > 0;
+    coloured += p.has_colours();
+    ASSERT_EQ(cubex::Solver(p).count().solutions, want);
+    const cubex::MemoCount plain = cubex::memo_count(p);
+    ASSERT_TRUE(plain.complete) << plain.why;
+    EXPECT_EQ(plain.count, want);
+    std::vector<ItemId> order;
+    for (ItemId i = 0; i < static_cast<ItemId>(exact); ++i) order.push_back(i);
+    std::shuffle(order.begin(), order.end(), rng);
+    cubex::MemoLimits full;
+    full.order = order;  // every item of range 1..1: the sweep
+    EXPECT_EQ(cubex::memo_count(p, {}, full).count, want);
+    cubex::MemoLimits part;
+    part.order = std::span<const ItemId>(order).first(2);
+    EXPECT_EQ(cubex::memo_count(p, {}, part).count, want);
+    // The solutions the memo's search lists are the brute force's.
+    std::set<std::vector<OptionId>> listed;
+    cubex::memo_solve_fixed(
+        p, {},
+        [&](std::span<const OptionId> s) {
+          listed.emplace(s.begin(), s.end());
+          return true;
+        },
+        0, order);
+    EXPECT_EQ(listed, cubex::test::brute_force(p));
+  }
+  EXPECT_GE(with_solutions, trials / 5);
+  EXPECT_EQ(coloured, trials);
+}
+
+// The same matrices through the solve layer: `--count-by memo` equals `--count-by search`.
+TEST(MemoEveryKind, KnuthFilesCountTheSameByMemoAndBySearch) {
+  std::mt19937 rng(31);
+  const int trials = kSanitized ? 20 : 80;
+  for (int trial = 0; trial < trials; ++trial) {
+    SCOPED_TRACE(trial);
+    const Problem p = random_problem(rng, 6, 12);
+    const std::string text = cubex::to_knuth(p);
+    const std::unique_ptr<cubex::Puzzle> puzzle =
+        cubex::make_exact_cover(cubex::parse_knuth(text, "random.dlx"), "random");
+    cubex::Options memo, search;
+    memo.count_by = cubex::CountBy::memo;
+    search.count_by = cubex::CountBy::search;
+    search.threads = 1;
+    const cubex::Result a = cubex::solve(*puzzle, memo);
+    const cubex::Result b = cubex::solve(*puzzle, search);
+    EXPECT_EQ(a.method, "memo");
+    EXPECT_EQ(a.counts.total, b.counts.total);
+    EXPECT_EQ(a.counts.unique, b.counts.unique);
+  }
+}
+
+// ---- domino tilings ---------------------------------------------------------------------------
+
+namespace {
+
+// A voxel puzzle: dominoes filling a rows x cols box.
+std::unique_ptr<cubex::Puzzle> dominoes(int rows, int cols) {
+  const nlohmann::json doc = {{"name", "dominoes"},
+                              {"kind", "voxel"},
+                              {"box", {cols, rows}},
+                              {"pieces",
+                               {{{"name", "domino"},
+                                 {"cells", {{0, 0, 0}, {1, 0, 0}}},
+                                 {"count", rows * cols / 2}}}}};
+  return cubex::voxel::load_json(doc, "dominoes.json");
+}
+
+cubex::Result count_by_memo(const cubex::Puzzle& p, cubex::Symmetry symmetry) {
+  cubex::Options o;
+  o.count_by = cubex::CountBy::memo;
+  o.symmetry = symmetry;
+  return cubex::solve(p, o);
+}
+
+}  // namespace
+
+// The transfer matrix agrees with the plain recursion and with the published counts it is
+// checked on (OEIS A004003: 1, 2, 36, 6728, 12988816 for 0x0 .. 8x8).
+TEST(MemoDominoes, TheTransferMatrixIsRight) {
+  for (int r = 1; r <= 4; ++r) {
+    for (int c = 1; c <= 5; ++c) EXPECT_EQ(domino_tilings(r, c), domino_tilings_slow(r, c)) << r << "x" << c;
+  }
+  EXPECT_EQ(domino_tilings(2, 2), 2u);
+  EXPECT_EQ(domino_tilings(4, 4), 36u);
+  EXPECT_EQ(domino_tilings(6, 6), 6728u);
+  EXPECT_EQ(domino_tilings(8, 8), 12988816u);
+}
+
+// Rectangles from voxel JSON, counted by memo, equal the transfer matrix; 8x8 also by search.
+TEST(MemoDominoes, RectanglesByMemoEqualTheTransferMatrix) {
+  for (auto [r, c] : {std::pair{2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 6}, {4, 9}, {8, 8}, {6, 11}}) {
+    SCOPED_TRACE(std::to_string(r) + "x" + std::to_string(c));
+    const auto p = dominoes(r, c);
+    const cubex::Result m = count_by_memo(*p, cubex::Symmetry::none);
+    EXPECT_EQ(m.method, "memo");
+    EXPECT_EQ(m.counts.total, domino_tilings(r, c));
+    EXPECT_TRUE(m.counts.complete);
+  }
+  if (!kSanitized) {
+    cubex::Options s;
+    s.count_by = cubex::CountBy::search;
+    s.symmetry = cubex::Symmetry::none;
+    s.threads = 2;
+    EXPECT_EQ(cubex::solve(*dominoes(6, 7), s).counts.total, domino_tilings(6, 7));
+  }
+}
+
+// Long strips pass 2^64 (4 x 44 has about 3.8 * 10^19 tilings; 6 x 30 about 10^23): the memo's
+// counts are exact, JSON writes them as strings.
+TEST(MemoDominoes, CountsPast2To64AreExact) {
+  for (auto [r, c] : {std::pair{4, 44}, {6, 30}, {5, 40}}) {
+    SCOPED_TRACE(std::to_string(r) + "x" + std::to_string(c));
+    const BigCount want = domino_tilings(r, c);
+    ASSERT_FALSE(want.fits_u64());
+    const auto p = dominoes(r, c);
+    const cubex::Result m = count_by_memo(*p, cubex::Symmetry::none);
+    EXPECT_EQ(m.counts.total, want);
+    cubex::Options o;
+    o.count_by = cubex::CountBy::memo;
+    o.symmetry = cubex::Symmetry::none;
+    cubex::Plan plan(*p, o);
+    const cubex::Result r2 = plan.run();
+    const nlohmann::json j = cubex::footer_json(plan, r2);
+    EXPECT_EQ(j["counts"]["total"], want.to_string());
+  }
+}
+
+// Up to the rectangle's symmetries by Burnside through the quotient problems: every class
+// counted once (checked against the search's classes on small boards).
+TEST(MemoDominoes, UniqueCountsEqualTheSearchs) {
+  for (auto [r, c] : {std::pair{4, 4}, {4, 6}, {6, 6}, {3, 8}}) {
+    SCOPED_TRACE(std::to_string(r) + "x" + std::to_string(c));
+    const auto p = dominoes(r, c);
+    const cubex::Result m = count_by_memo(*p, cubex::Symmetry::automatic);
+    cubex::Options s;
+    s.count_by = cubex::CountBy::search;
+    s.threads = 1;
+    const cubex::Result b = cubex::solve(*p, s);
+    EXPECT_EQ(m.method, "memo");
+    EXPECT_EQ(m.counts.total, b.counts.total);
+    EXPECT_EQ(m.counts.unique, b.counts.unique);
+    EXPECT_EQ(m.counts.symmetric, b.counts.symmetric);
+  }
+}
+
+// ---- random voxel puzzles ---------------------------------------------------------------------
+
+// Random boxes filled with random multisets of small pieces (some cells optional, sometimes
+// mirrors allowed): by memo and by search, the same total, unique and symmetric counts in every
+// symmetry mode.
+TEST(MemoEveryKind, RandomVoxelPuzzlesCountTheSameByMemoAndBySearch) {
+  using cubex::Vec3;
+  const std::vector<std::vector<Vec3>> library{
+      {{0, 0, 0}},
+      {{0, 0, 0}, {1, 0, 0}},
+      {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}},
+      {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+      {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}},
+      {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}}};
+  const std::vector<Vec3> boxes{{2, 2, 2}, {2, 2, 3}, {1, 3, 4}, {2, 3, 3}, {3, 3, 1}, {1, 4, 4}};
+  std::mt19937 rng(99);
+  const int trials = kSanitized ? 12 : 60;
+  int checked = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    SCOPED_TRACE(trial);
+    cubex::voxel::Model m;
+    const Vec3 box = boxes[rng() % boxes.size()];
+    for (int x = 0; x < box.x; ++x)
+      for (int y = 0; y < box.y; ++y)
+        for (int z = 0; z < box.z; ++z) m.cells.push_back({x, y, z});
+    m.optional.assign(m.cells.size(), 0);
+    int spare = 0;
+    if (rng() % 3 == 0) {
+      m.optional[0] = 1;
+      spare = 1;
+    }
+    m.mirror = rng() % 3 == 0;
+    int left = static_cast<int>(m.cells.size()) - static_cast<int>(rng() % (spare + 1));
+    std::vector<int> used(library.size(), 0);
+    while (left > 0) {
+      std::size_t k = rng() % library.size();
+      if (static_cast<int>(library[k].size()) > left) k = 0;
+      ++used[k];
+      left -= static_cast<int>(library[k].size());
+    }
+    for (std::size_t k = 0; k < library.size(); ++k) {
+      if (used[k]) m.pieces.push_back({"p" + std::to_string(k), library[k], used[k]});
+    }
+    cubex::voxel::canonicalize(m);
+    std::unique_ptr<cubex::Puzzle> p;
+    try {
+      p = cubex::voxel::make_puzzle(m, "random.json");
+    } catch (const std::exception&) {
+      continue;
+    }
+    // Optional cells without a bound on the holes are secondary items: options may cover none
+    // of range 1..1, which the memo does not count (--count-by memo refuses them).
+    if (!cubex::memo_applies(p->problem()).empty()) continue;
+    for (cubex::Symmetry mode :
+         {cubex::Symmetry::none, cubex::Symmetry::rotations, cubex::Symmetry::automatic}) {
+      SCOPED_TRACE(cubex::symmetry_name(mode));
+      cubex::Options memo, search;
+      memo.count_by = cubex::CountBy::memo;
+      memo.symmetry = search.symmetry = mode;
+      search.count_by = cubex::CountBy::search;
+      search.threads = 1;
+      const cubex::Result a = cubex::solve(*p, memo);
+      const cubex::Result b = cubex::solve(*p, search);
+      if (b.method == "checks") continue;
+      EXPECT_EQ(a.method, "memo");
+      EXPECT_EQ(a.counts.total, b.counts.total);
+      EXPECT_EQ(a.counts.unique, b.counts.unique);
+      EXPECT_EQ(a.counts.symmetric, b.counts.symmetric);
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, trials);
+}
+
+// ---- the automatic choice and the budget --------------------------------------------------------
+
+// `auto` counts dominoes by memo (states are met again and again) and says why; the pentominoes
+// of 6x10 by search (a trial finds few states met again).
+TEST(MemoEveryKind, AutoPicksTheMemoWhereItPays) {
+  const auto p = dominoes(8, 8);
+  cubex::Options o;
+  o.symmetry = cubex::Symmetry::none;
+  const cubex::Result r = cubex::solve(*p, o);
+  EXPECT_EQ(r.method, "memo");
+  EXPECT_EQ(r.counts.total, 12'988'816u);
+  EXPECT_EQ(r.search["backend"], "memo");
+  EXPECT_FALSE(r.memo_why.empty());
+}
+
+// A budget too small for the table: the count is made by search instead, with a note; and
+// --memo-budget reads sizes with units.
+TEST(MemoEveryKind, ATableOverBudgetFallsBackToTheSearch) {
+  const auto p = dominoes(6, 8);
+  cubex::Options o;
+  o.count_by = cubex::CountBy::memo;
+  o.symmetry = cubex::Symmetry::none;
+  o.memo_budget = 4096;
+  o.threads = 1;
+  const cubex::Result r = cubex::solve(*p, o);
+  EXPECT_EQ(r.method, "search");
+  EXPECT_EQ(r.counts.total, domino_tilings(6, 8));
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("budget"), std::string::npos) << r.notes.back();
+  cubex::Options sized;
+  cubex::set_option(sized, "memo-budget", "3G");
+  EXPECT_EQ(sized.memo_budget, std::uint64_t{3} << 30);
+  cubex::set_option(sized, "memo-budget", "512k");
+  EXPECT_EQ(sized.memo_budget, std::uint64_t{512} << 10);
+  EXPECT_THROW(cubex::set_option(sized, "memo-budget", "lots"), cubex::Error);
+  EXPECT_THROW(cubex::set_option(sized, "memo-budget", "9999999999T"), cubex::Error);
+}
