@@ -17,7 +17,7 @@
 #include "cubex/core/memo.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
-#include "cubex/io/knuth.hpp"
+#include "cubex/knuth/format.hpp"
 #include "cubex/solve.hpp"
 #include "cubex/voxel/model.hpp"
 #include "cubex/voxel/read.hpp"

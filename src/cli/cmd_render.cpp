@@ -158,7 +158,7 @@ int cmd_render(const std::vector<std::string>& args) {
   std::uint64_t total = 0;  // all solutions, when all_found and every orbit is known
   // When the listing stopped at the limit: the classes and solutions there are in all, where a
   // count of all (or the --from file's complete counts) says.
-  std::optional<std::uint64_t> classes, everything;
+  std::optional<Count> classes, everything;
   if (!from.empty()) {
     const nlohmann::json doc = read_json_file(from);
     if (!doc.is_object() || !doc.contains("solutions") || !doc["solutions"].is_array()) {

@@ -116,7 +116,7 @@ std::string note_line(const std::string& n) {
   return n.rfind("warning:", 0) == 0 || n.rfind("note:", 0) == 0 ? n : "note: " + n;
 }
 
-std::string plural(std::uint64_t n, const char* one, const char* many) {
+std::string plural(const Count& n, const char* one, const char* many) {
   return with_commas(n) + " " + (n == 1 ? one : many);
 }
 
@@ -130,11 +130,11 @@ std::string recorded_comparison(const Plan& plan, const Result& r,
   const auto& d = r.disassembly;
   const bool finished = rec.source.find("unfinished") == std::string::npos;
   std::ostringstream text;
-  auto apart = [](const Count* n) {
+  auto apart = [](const auto* n) {
     if (!n) return std::string();
     return ", " + with_commas(*n) + (*n == 1 ? " of them comes apart" : " of them come apart");
   };
-  const Count* apart_unique = d ? &d->apart_unique : nullptr;
+  const std::uint64_t* apart_unique = d ? &d->apart_unique : nullptr;
   if (!c.complete || r.method == "checks") {
     // Nothing to compare: the search stopped early, or there is no solution to count.
   } else if (plan.symmetry() == Symmetry::none) {

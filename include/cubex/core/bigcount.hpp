@@ -84,6 +84,12 @@ class BigCount {
     if (carry) limbs_.push_back(1);
     return *this;
   }
+  BigCount& operator++() { return *this += BigCount(1u); }
+  BigCount operator++(int) {
+    BigCount before = *this;
+    ++*this;
+    return before;
+  }
   BigCount& operator*=(std::uint64_t m) {
     if (m == 0) {
       limbs_.clear();
