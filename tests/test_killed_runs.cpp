@@ -27,30 +27,14 @@ namespace {
 using test::slurp;
 using test::TempDir;
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> argv{CUBEX_EXE};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid = -1;
-  EXPECT_EQ(posix_spawn(&pid, CUBEX_EXE, &fa, nullptr, cargv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
-  return pid;
-}
-
 // A closed terminal or a cluster's job end sends SIGHUP: the run saves its checkpoint and stops
 // as for SIGTERM (exit 130), and --resume takes it up.
 TEST(KilledRuns, SighupSavesTheCheckpoint) {
   TempDir dir;
   const std::string ck = dir / "ck.json";
-  const pid_t pid = spawn({"solve", test::xc_file("bedlam_sym.dlx"), "--threads", "1",
-                           "--checkpoint", ck, "--checkpoint-every", "0.05"},
-                          dir / "log");
+  const pid_t pid = test::spawn_cubex({"solve", test::xc_file("bedlam_sym.dlx"), "--threads", "1",
+                                       "--checkpoint", ck, "--checkpoint-every", "0.05"},
+                                      dir / "log");
   for (int k = 0; k < 1000 && !std::filesystem::exists(ck); ++k)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_TRUE(std::filesystem::exists(ck)) << slurp(dir / "log");

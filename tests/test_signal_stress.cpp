@@ -50,32 +50,6 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
   return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> argv{CUBEX_EXE};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  // The child starts with the default actions of the three signals whatever this process had
-  // (a background job ignores SIGINT; an ignored signal stays ignored across exec).
-  posix_spawnattr_t at;
-  posix_spawnattr_init(&at);
-  sigset_t dflt;
-  sigemptyset(&dflt);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&dflt, s);
-  posix_spawnattr_setsigdefault(&at, &dflt);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = -1;
-  EXPECT_EQ(posix_spawn(&pid, CUBEX_EXE, &fa, &at, cargv.data(), environ), 0);
-  posix_spawnattr_destroy(&at);
-  posix_spawn_file_actions_destroy(&fa);
-  return pid;
-}
-
 // True once `pid` catches SIGINT, SIGTERM and SIGHUP (its SigCgt mask in /proc).
 bool catches_stop_signals(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
@@ -138,7 +112,7 @@ void run_round(const Round& rd, const TempDir& dir, double bound_s) {
   const std::string log = dir / "log";
   const std::string ck = dir / "ck.json";
   std::filesystem::remove(ck);
-  const pid_t pid = spawn(rd.args, log);
+  const pid_t pid = cubex::test::spawn_cubex(rd.args, log);
   ASSERT_GT(pid, 0);
   int status = 0;
   bool ended = false;

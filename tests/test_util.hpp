@@ -1,8 +1,13 @@
 // Helpers shared by the tests: running the built `cubex`, temporary files.
 #pragma once
 
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <array>
 #include <cstdio>
@@ -10,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace cubex::test {
 
@@ -64,6 +70,34 @@ inline std::string slurp(const std::string& path) {
 
 inline std::string shared_file(const std::string& rel) {
   return std::string(CUBEX_SHARED_DIR) + "/" + rel;
+}
+
+// Starts `cubex ARGS...` with stdout and stderr to `log` and returns its pid (a test failure and
+// -1 if it could not start). The child starts with the default actions of SIGINT, SIGTERM and
+// SIGHUP whatever this process had (a background job ignores SIGINT; an ignored signal stays
+// ignored across exec).
+inline pid_t spawn_cubex(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> argv{CUBEX_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  sigset_t dflt;
+  sigemptyset(&dflt);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&dflt, s);
+  posix_spawnattr_setsigdefault(&at, &dflt);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  EXPECT_EQ(posix_spawn(&pid, CUBEX_EXE, &fa, &at, cargv.data(), environ), 0) << CUBEX_EXE;
+  posix_spawnattr_destroy(&at);
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
 }
 
 // A Knuth-format instance from ../shared/data/xc, or the repository's own copy in puzzles/dlx
