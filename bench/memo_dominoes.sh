@@ -3,7 +3,12 @@
 # JSON and Knuth files) and the other puzzles of puzzles/memo/, with the count, the sub-problems,
 # the table's bytes, CPU seconds (user + sys) and peak memory (/usr/bin/time -v), one thread.
 #
-#   bench/memo_dominoes.sh [--build DIR] [--symmetry MODE]
+#   bench/memo_dominoes.sh [--build DIR] [--symmetry MODE] [--dlx6 PATH]
+#
+# With --dlx6 (Knuth's DLX6, built from its CWEB source outside the repository: `ctangle
+# dlx6.w; ctangle gb_flip.w; gcc -O3 -o dlx6 dlx6.c gb_flip.c`), a second table sets cubex
+# against it on the n x n domino tilings in Knuth's format (generated here: cells rRcC row by
+# row, one option per domino), the same files for both, CPU seconds and peak memory.
 #
 # Every row is counted with the default --count-by auto; the last column says what auto chose.
 # Knuth's dlx6 figures for reference (issue 37, measured on this machine class): 10x10 0.01 s,
@@ -13,11 +18,13 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=build
 symmetry=none
+dlx6=
 while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
     --symmetry) symmetry=$2; shift 2 ;;
-    *) echo "usage: $0 [--build DIR] [--symmetry none|rotations|auto]" >&2; exit 2 ;;
+    --dlx6) dlx6=$2; shift 2 ;;
+    *) echo "usage: $0 [--build DIR] [--symmetry none|rotations|auto] [--dlx6 PATH]" >&2; exit 2 ;;
   esac
 done
 cubex="$here/$build/cubex"
@@ -44,5 +51,36 @@ print(f"| {name} | {d['counts']['total']} | {d['counts']['unique']} | {s.get('st
       f"{s.get('table_bytes', 0) / 2**20:.0f} | {cpu:.2f} | {rss:.0f} | "
       f"{s['backend']}: {s.get('chosen', '')} |")
 PY
+done
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -n "$dlx6" ] || exit 0
+
+# CPU seconds (user + sys) and peak MiB of a command reading stdin from $1; its output in $scratch/out.
+measure() {
+  local input=$1
+  shift
+  /usr/bin/time -f "%U %S %M" -o "$scratch/t" "$@" <"$input" >"$scratch/out" 2>&1 || true
+  awk '{printf "%.2f | %.0f", $1 + $2, $3 / 1024}' "$scratch/t"
+}
+echo
+echo "| n x n | dlx6 count | dlx6 CPU s | dlx6 peak MiB | cubex count | cubex CPU s | cubex peak MiB |"
+echo "|---|---|---|---|---|---|---|"
+for n in 8 10 12 14 16; do
+  f="$scratch/dominoes-$n.dlx"
+  python3 - "$n" >"$f" <<'PY'
+import sys
+n = int(sys.argv[1])
+print(" ".join(f"r{r}c{c}" for r in range(n) for c in range(n)))
+for r in range(n):
+    for c in range(n):
+        if c + 1 < n: print(f"r{r}c{c} r{r}c{c+1}")
+        if r + 1 < n: print(f"r{r}c{c} r{r+1}c{c}")
+PY
+  d=$(measure "$f" "$dlx6")
+  dcount=$(grep -o 'Altogether [0-9]* solutions' "$scratch/out" | awk '{print $2}')
+  grep -q overflowed "$scratch/out" && dcount="$dcount (overflowed)"
+  c=$(measure /dev/null "$cubex" solve "$f" --symmetry none --threads 1 --json "$scratch/c.json" -q)
+  ccount=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['counts']['total'])" "$scratch/c.json")
+  echo "| $n | $dcount | ${d% | *} | ${d#* | } | $ccount | ${c% | *} | ${c#* | } |"
 done
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

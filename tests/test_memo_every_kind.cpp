@@ -21,6 +21,8 @@
 #include "cubex/solve.hpp"
 #include "cubex/voxel/model.hpp"
 #include "cubex/voxel/read.hpp"
+#include "cubex/symmetry.hpp"
+#include "test_util.hpp"
 
 using cubex::BigCount;
 using cubex::ItemId;
@@ -124,6 +126,22 @@ TEST(BigCount, AddsMultipliesAndPrintsPast64Bits) {
   EXPECT_EQ(BigCount(0).to_string(), "0");
   EXPECT_EQ(BigCount(10'000'000'000'000'000'000ULL).to_string(), "10000000000000000000");
   EXPECT_EQ((power_of_two(64) * 10u).to_string(), "184467440737095516160");
+}
+
+TEST(BigCount, SubtractsWithBorrowsAndRefusesToGoBelowZero) {
+  BigCount a = power_of_two(128);
+  ASSERT_TRUE(a.subtract(BigCount(1)));
+  EXPECT_EQ(a.to_string(), "340282366920938463463374607431768211455");  // 2^128 - 1
+  EXPECT_EQ(a.bit_width(), 128u);
+  BigCount b = power_of_two(64);
+  ASSERT_TRUE(b.subtract(power_of_two(64)));
+  EXPECT_TRUE(b.is_zero());
+  BigCount c(5);
+  EXPECT_FALSE(c.subtract(BigCount(6)));
+  EXPECT_EQ(c, 5u);
+  BigCount d = power_of_two(65) + BigCount(3);
+  ASSERT_TRUE(d.subtract(power_of_two(64)));
+  EXPECT_EQ(d, power_of_two(64) + BigCount(3));
 }
 
 TEST(BigCount, ComparesAndParses) {
@@ -351,6 +369,29 @@ TEST(MemoDominoes, UniqueCountsEqualTheSearchs) {
   }
 }
 
+// The symmetric classes of count_classes_by_memo listed (few solutions fixed) and counted by
+// Möbius inversion over the subgroups (max_fixed 0) agree, on boards whose group has
+// non-cyclic subgroups (the square's: two of order 4 with three reflections or half-turns).
+TEST(MemoDominoes, SymmetricClassesCountedEqualThoseListed) {
+  for (auto [r, c] : {std::pair{4, 4}, {6, 6}, {4, 6}, {2, 8}, {8, 8}}) {
+    SCOPED_TRACE(std::to_string(r) + "x" + std::to_string(c));
+    const auto p = dominoes(r, c);
+    const std::vector<cubex::ItemId> order = p->memo_order();
+    cubex::MemoLimits lim;
+    lim.order = order;
+    const cubex::SymmetricSolver sym(p->problem(), p->symmetry_group(cubex::SymmetryMode::kAuto).group);
+    const cubex::MemoClasses listed = cubex::count_classes_by_memo(sym, lim, 1'000'000'000);
+    const cubex::MemoClasses counted = cubex::count_classes_by_memo(sym, lim, 0);
+    ASSERT_TRUE(listed.complete) << listed.why;
+    ASSERT_TRUE(counted.complete) << counted.why;
+    EXPECT_EQ(listed.total, domino_tilings(r, c));
+    EXPECT_EQ(counted.total, listed.total);
+    EXPECT_EQ(counted.unique, listed.unique);
+    EXPECT_EQ(counted.stats.symmetric, listed.stats.symmetric);
+    EXPECT_GT(listed.stats.symmetric, 0u);
+  }
+}
+
 // ---- random voxel puzzles ---------------------------------------------------------------------
 
 // Random boxes filled with random multisets of small pieces (some cells optional, sometimes
@@ -438,6 +479,18 @@ TEST(MemoEveryKind, AutoPicksTheMemoWhereItPays) {
   EXPECT_EQ(r.counts.total, 12'988'816u);
   EXPECT_EQ(r.search["backend"], "memo");
   EXPECT_FALSE(r.memo_why.empty());
+}
+
+// ... and the pentominoes of 6x10 by search: the short trial meets few states again, and says so.
+TEST(MemoEveryKind, AutoKeepsTheSearchWhereTheMemoDoesNotPay) {
+  const std::unique_ptr<cubex::Puzzle> p =
+      cubex::load(std::string(CUBEX_SOURCE_DIR) + "/puzzles/dlx/pent6x10.dlx");
+  cubex::Options o;
+  o.threads = 1;
+  const cubex::Result r = cubex::solve(*p, o);
+  EXPECT_EQ(r.method, "search");
+  EXPECT_EQ(r.counts.total, 9356u);
+  EXPECT_NE(r.memo_why.find("a trial by memo met"), std::string::npos) << r.memo_why;
 }
 
 // A budget too small for the table: the count is made by search instead, with a note; and

@@ -144,18 +144,20 @@ struct MemoClasses {
                              // solutions listed
   std::uint64_t states = 0;  // sub-problems counted, over all group elements
   std::size_t bytes = 0;     // the largest table
-  std::uint64_t fixed = 0;   // solutions fixed by an element that moves items
+  std::uint64_t fixed = 0;   // solutions fixed by an element that moves items (up to 2^64 - 1)
   BigCount total, unique;    // exact (stats.total and stats.unique: the same when they fit
                              // 64 bits, else 2^64 - 1)
 };
 
 // The counts of sym.solve() without its search: the total by memo_count() (core/memo.hpp), the
 // classes by Burnside's lemma (their number is the average over the group of the solutions each
-// element fixes, each counted as a memo_count() of the quotient), and the symmetric classes by
-// listing the solutions fixed by elements that move items (memo_solve_fixed) and sorting them
-// into classes. Incomplete when memo_applies() is not empty, a table outgrows
-// `limits.max_bytes`, the stop flag is set, or more than `max_fixed` solutions are fixed by
-// elements that move items.
+// element fixes, each counted as a memo_count() of the quotient), and the symmetric classes
+// either by listing the solutions fixed by elements that move items (memo_solve_fixed, when at
+// most `max_fixed` are) and sorting them into classes, or else by counting: the solutions no
+// symmetry but the identity fixes are Σ μ(1, K) Fix(K) over the subgroups K of the group
+// (Möbius inversion on its lattice of subgroups; Fix(K) a memo_count_fixed() of the quotient by
+// K), and they make classes of the group's size. Incomplete when memo_applies() is not empty,
+// a table outgrows `limits.max_bytes` or the stop flag is set.
 MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& limits = {},
                                   std::uint64_t max_fixed = 1'000'000);
 

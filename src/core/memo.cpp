@@ -55,38 +55,35 @@ std::string applies(const Problem& pb) {
   return {};
 }
 
-Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
+// `gens` generate the group whose fixed solutions are counted (empty: the identity): the
+// quotient's items are the orbits of items under it, its options the orbits of options.
+Quotient make_quotient(const Problem& pb, std::span<const std::vector<ItemId>> gens_in,
                        std::span<const ItemId> order) {
   if (std::string why = applies(pb); !why.empty()) throw ProblemError("memo count: " + why);
   const std::size_t n = pb.num_items();
-  std::vector<ItemId> perm(perm_in.begin(), perm_in.end());
-  if (perm.empty()) {
-    perm.resize(n);
-    for (ItemId i = 0; i < n; ++i) perm[i] = i;
-  }
-  if (perm.size() != n) throw ProblemError("memo count: the permutation has the wrong size");
-  if (pb.has_colours()) {
-    for (ItemId i = 0; i < n; ++i) {
-      if (perm[i] != i) {
-        throw ProblemError("memo count: symmetries of a problem with colours are not counted by memo");
-      }
-    }
-  }
-  {
+  std::vector<std::vector<ItemId>> gens;
+  for (const auto& g : gens_in) {
+    if (g.empty()) continue;  // the identity
+    if (g.size() != n) throw ProblemError("memo count: the permutation has the wrong size");
     std::vector<bool> hit(n, false);
     for (ItemId i = 0; i < n; ++i) {
-      if (perm[i] >= n || hit[perm[i]]) {
-        throw ProblemError("memo count: not a permutation of the items");
-      }
-      hit[perm[i]] = true;
+      if (g[i] >= n || hit[g[i]]) throw ProblemError("memo count: not a permutation of the items");
+      hit[g[i]] = true;
     }
+    bool moves = false;
+    for (ItemId i = 0; i < n; ++i) moves = moves || g[i] != i;
+    if (!moves) continue;
+    if (pb.has_colours()) {
+      throw ProblemError("memo count: symmetries of a problem with colours are not counted by memo");
+    }
+    gens.push_back(g);
   }
   auto same_kind = [&](ItemId a, ItemId b) {
     const Item& x = pb.item(a);
     const Item& y = pb.item(b);
     return x.primary == y.primary && x.lo == y.lo && x.hi == y.hi;
   };
-  // Item orbits (cycles of perm), numbered within their kind.
+  // Item orbits (closures under the generators), numbered within their kind.
   enum Kind : std::uint8_t { kExact, kSecondary, kCounter, kColoured };
   std::vector<bool> coloured(n, false);  // secondary items some option gives a colour
   for (OptionId o = 0; o < pb.num_options(); ++o) {
@@ -97,17 +94,27 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
   std::vector<std::uint32_t> orbit(n, UINT32_MAX), orbit_size;
   std::vector<Kind> orbit_kind;
   std::vector<ItemId> orbit_rep;
+  std::vector<ItemId> todo;
   for (ItemId i = 0; i < n; ++i) {
     if (orbit[i] != UINT32_MAX) continue;
     const auto id = static_cast<std::uint32_t>(orbit_size.size());
-    std::uint32_t size = 0;
-    for (ItemId j = i; orbit[j] == UINT32_MAX; j = perm[j]) {
-      if (!same_kind(i, j)) {
-        throw ProblemError("memo count: the permutation maps item '" + pb.item(i).name +
-                           "' onto '" + pb.item(j).name + "' of another range");
+    std::uint32_t size = 1;
+    orbit[i] = id;
+    todo.assign(1, i);
+    while (!todo.empty()) {
+      const ItemId j = todo.back();
+      todo.pop_back();
+      for (const auto& g : gens) {
+        const ItemId k = g[j];
+        if (orbit[k] != UINT32_MAX) continue;
+        if (!same_kind(i, k)) {
+          throw ProblemError("memo count: the permutation maps item '" + pb.item(j).name +
+                             "' onto '" + pb.item(k).name + "' of another range");
+        }
+        orbit[k] = id;
+        ++size;
+        todo.push_back(k);
       }
-      orbit[j] = id;
-      ++size;
     }
     const Item& it = pb.item(i);
     orbit_size.push_back(size);
@@ -157,23 +164,27 @@ Quotient make_quotient(const Problem& pb, std::span<const ItemId> perm_in,
   std::vector<bool> done(pb.num_options(), false);
   std::vector<std::uint32_t> stamp(n, 0), times(orbit_size.size(), 0);
   std::uint32_t mark = 0;
-  std::vector<OptionId> cycle;
+  std::vector<OptionId> cycle;  // the orbit of an option
   for (OptionId o = 0; o < pb.num_options(); ++o) {
     if (done[o]) continue;
-    cycle.clear();
-    for (OptionId p = o; !done[p];) {
-      done[p] = true;
-      cycle.push_back(p);
-      const auto items = pb.option(p);
-      key.clear();
-      for (ItemId i : items) key.push_back(perm[i]);
-      std::sort(key.begin(), key.end());
-      const auto it = by_items.find(key);
-      if (it == by_items.end()) {
-        throw ProblemError("memo count: the permutation maps option " + std::to_string(p) +
-                           " onto no option");
+    done[o] = true;
+    cycle.assign(1, o);
+    for (std::size_t at = 0; at < cycle.size(); ++at) {
+      const auto items = pb.option(cycle[at]);
+      for (const auto& g : gens) {
+        key.clear();
+        for (ItemId i : items) key.push_back(g[i]);
+        std::sort(key.begin(), key.end());
+        const auto it = by_items.find(key);
+        if (it == by_items.end()) {
+          throw ProblemError("memo count: the permutation maps option " +
+                             std::to_string(cycle[at]) + " onto no option");
+        }
+        if (!done[it->second]) {
+          done[it->second] = true;
+          cycle.push_back(it->second);
+        }
       }
-      p = it->second;
     }
     // Usable only when its members are disjoint on the items covered at most once.
     ++mark;
@@ -297,7 +308,13 @@ std::string memo_applies(const Problem& problem) {
 
 MemoCount memo_count(const Problem& problem, std::span<const ItemId> perm,
                      const MemoLimits& limits) {
-  const Quotient q = make_quotient(problem, perm, limits.order);
+  const std::vector<ItemId> one(perm.begin(), perm.end());
+  return memo_count_fixed(problem, std::span<const std::vector<ItemId>>(&one, 1), limits);
+}
+
+MemoCount memo_count_fixed(const Problem& problem, std::span<const std::vector<ItemId>> perms,
+                           const MemoLimits& limits) {
+  const Quotient q = make_quotient(problem, perms, limits.order);
   // Values wide enough for max_degree^(exact / min_exact), the most solutions the tree can
   // have, up to two words; wider ones only after an overflow.
   std::size_t words = 1;
@@ -311,7 +328,8 @@ MemoCount memo_count(const Problem& problem, std::span<const ItemId> perm,
 SolveStats memo_solve_fixed(const Problem& problem, std::span<const ItemId> perm,
                             SolutionVisitor visit, std::uint64_t max_solutions,
                             std::span<const ItemId> order) {
-  const Quotient q = make_quotient(problem, perm, order);
+  const std::vector<ItemId> one(perm.begin(), perm.end());
+  const Quotient q = make_quotient(problem, std::span<const std::vector<ItemId>>(&one, 1), order);
   return with_search(q, nullptr, false,
                      [&](auto& s) { return s.enumerate(visit, max_solutions); });
 }

@@ -67,7 +67,9 @@ nlohmann::json search_json(const char* backend, unsigned threads, const TreeIden
           {"pending", pending}};
 }
 
-// The automatic choice's trial (Plan::run): at most this many sub-problems by memo.
+// The automatic choice's trials (Plan::run): at most this many sub-problems by memo, a short one
+// first, then a longer one where the short one leaves it open.
+constexpr std::uint64_t kMemoShortTrial = 1 << 12;
 constexpr std::uint64_t kMemoTrialStates = 1 << 17;
 
 // The items the memo branches on first: the puzzle's order, else every primary item in the
@@ -248,36 +250,48 @@ Result Plan::run(const SolutionSink& sink) {
     std::string why = "asked for (--count-by memo)";
     std::optional<MemoClasses> done;
     if (!by_memo) {
-      // The trial: the plain count by memo, cut at kMemoTrialStates sub-problems. Done within
-      // them, it is the answer; cut, the memo goes on where at least one state in three was met
-      // again (a search would walk the tree below such a state every time it meets it; the
-      // pentominoes of 6x10 meet few again, the domino tilings about one in two).
-      MemoLimits trial = ml;
-      trial.max_states = kMemoTrialStates;
-      const MemoCount t = memo_count(pb, {}, trial);
-      if (t.complete) {
-        by_memo = true;
-        why = "chosen: the count took " + with_commas(t.states) + " sub-problems";
-        if (s->group_order() == 1) {  // the answer already
-          done.emplace();
-          done->complete = true;
-          done->total = done->unique = t.count;
-          done->states = t.states;
-          done->bytes = t.bytes;
+      // The trials: the plain count by memo, cut at kMemoShortTrial sub-problems, then at
+      // kMemoTrialStates. The memo pays where at least one sub-problem in three is met again (a
+      // search walks the tree below such a state every time it meets it; the pentominoes of 6x10
+      // meet few again, the domino tilings about one in two). The short trial settles it when
+      // it is done (small puzzles keep the search where the memo does not pay) or when fewer
+      // than one in eight were met again (the search's puzzles pay almost nothing for it); a
+      // count done within the longer trial is the answer.
+      for (const std::uint64_t cut : {kMemoShortTrial, kMemoTrialStates}) {
+        MemoLimits trial = ml;
+        trial.max_states = cut;
+        const MemoCount t = memo_count(pb, {}, trial);
+        const bool pays = t.hits * 3 >= t.states;
+        const std::string met = with_commas(t.hits) + " of " + with_commas(t.states) + " sub-problems";
+        if (o.stop && o.stop->load()) break;
+        if (t.complete && (pays || cut == kMemoTrialStates)) {
+          by_memo = true;
+          why = "chosen: the count took " + with_commas(t.states) + " sub-problems, " +
+                with_commas(t.hits) + " met again";
+          if (s->group_order() == 1) {  // the answer already
+            done.emplace();
+            done->complete = true;
+            done->total = done->unique = t.count;
+            done->states = t.states;
+            done->bytes = t.bytes;
+          }
+          break;
         }
-      } else if (o.stop && o.stop->load()) {
-        by_memo = false;
-      } else if (t.hits * 3 >= t.states) {
-        by_memo = true;
-        why = "chosen: in a trial of " + with_commas(t.states) + " sub-problems, " +
-              with_commas(t.hits) + " were met again";
-      } else {
-        res.memo_why = "a trial by memo met " + with_commas(t.hits) + " of " +
-                       with_commas(t.states) + " sub-problems again (the memo pays from one in three)";
+        if (!t.complete && pays && cut == kMemoTrialStates) {
+          by_memo = true;
+          why = "chosen: in a trial of " + with_commas(t.states) + " sub-problems, " +
+                with_commas(t.hits) + " were met again";
+          break;
+        }
+        if (t.complete || cut == kMemoTrialStates || t.hits * 8 < t.states) {
+          res.memo_why = "a trial by memo met " + met +
+                         " again (the memo pays from one in three)";
+          break;
+        }
       }
     }
     if (by_memo) {
-      const MemoClasses mc = done ? *done : count_classes_by_memo(*s, ml);
+      const MemoClasses mc = done ? *done : count_classes_by_memo(*s, ml, 0);
       const bool stopped = !mc.complete && o.stop && o.stop->load();
       if (mc.complete || stopped) {
         res.method = "memo";

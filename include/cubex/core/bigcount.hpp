@@ -2,7 +2,7 @@
 //
 // Counting by memo (core/memo.hpp) reaches counts no 64-bit word holds: the domino tilings of
 // 16x16 are about 2.4 * 10^33. BigCount holds them exactly; it adds, multiplies and divides by
-// machine words, compares, prints with << in decimal and converts to and from decimal text.
+// machine words, subtracts, compares, prints with << in decimal and converts to and from decimal text.
 // It is not for hot loops: the search counts in 64-bit words and only the totals are BigCounts.
 //
 //   BigCount n = 12988816;      // from any unsigned or non-negative integer
@@ -103,6 +103,21 @@ class BigCount {
     }
     if (carry) limbs_.push_back(carry);
     return *this;
+  }
+  // Subtracts o and returns true when o <= *this; otherwise returns false and leaves *this as it
+  // was (counts are never negative).
+  bool subtract(const BigCount& o) {
+    if (*this < o) return false;
+    unsigned borrow = 0;
+    for (std::size_t i = 0; i < limbs_.size(); ++i) {
+      const std::uint64_t b = i < o.limbs_.size() ? o.limbs_[i] : 0;
+      const std::uint64_t d = limbs_[i] - b;
+      const unsigned b1 = limbs_[i] < b;
+      limbs_[i] = d - borrow;
+      borrow = b1 | (d < borrow);
+    }
+    trim();
+    return true;
   }
   // Divides by d (> 0) and returns the remainder.
   std::uint64_t divide(std::uint64_t d) {

@@ -13,9 +13,10 @@
 // faces do not interact), this counts billions of solutions in the time of a few million states.
 // Where they rarely do (most voxel puzzles) it only costs memory; the table has a byte budget.
 //
-// It also counts the solutions that an item permutation g fixes (g must map options onto
-// options): those are unions of whole orbits of options under g, and correspond one to one to
-// the exact covers of a smaller problem whose items and options are the orbits (the quotient).
+// It also counts the solutions that an item permutation g (or every element of a group of them)
+// fixes (g must map options onto options): those are unions of whole orbits of options under g,
+// and correspond one to one to the exact covers of a smaller problem whose items and options are
+// the orbits (the quotient).
 // Burnside's lemma turns such counts into the number of classes up to a group (symmetry.hpp).
 //
 // Applies to problems in which every option covers at least one primary item of range 1..1
@@ -30,6 +31,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cubex/core/bigcount.hpp"
 #include "cubex/core/problem.hpp"
@@ -84,6 +86,12 @@ std::string memo_applies(const Problem& problem);
 // option onto an option, or two options cover the same items.
 MemoCount memo_count(const Problem& problem, std::span<const ItemId> perm = {},
                      const MemoLimits& limits = {});
+
+// The number of solutions of `problem` fixed by every permutation in `perms` (so by the group they
+// generate): the exact covers of the quotient whose items are the orbits of items under that
+// group. Throws as memo_count().
+MemoCount memo_count_fixed(const Problem& problem, std::span<const std::vector<ItemId>> perms,
+                           const MemoLimits& limits = {});
 
 // Visits the solutions of `problem` fixed by `perm` (options sorted), without memo: for
 // permutations that fix few solutions. Stops after `max_solutions` (0: no limit) or when the
