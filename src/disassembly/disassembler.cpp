@@ -3,6 +3,7 @@
 #include "cubex/disassembly/disassembler.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -39,6 +40,18 @@ bool Separation::has_long_moves() const {
 namespace {
 
 using Mask = std::uint64_t;
+
+// kSpread[f]: bit d of f (6 bits, one per direction) at bit 8 d; kSpreadSwapped[f]: the same
+// with the directions of each axis swapped (bit d at bit 8 (d ^ 1)).
+constexpr std::array<std::uint64_t, 64> spread_table(bool swapped) {
+  std::array<std::uint64_t, 64> t{};
+  for (unsigned f = 0; f < 64; ++f)
+    for (int d = 0; d < 6; ++d)
+      if ((f >> d) & 1) t[f] |= std::uint64_t(1) << (8 * (swapped ? d ^ 1 : d));
+  return t;
+}
+constexpr std::array<std::uint64_t, 64> kSpread = spread_table(false);
+constexpr std::array<std::uint64_t, 64> kSpreadSwapped = spread_table(true);
 constexpr std::uint16_t kFree = 0xFFFF;  // no piece in the way, however far
 constexpr int kMaxSpan = 32;             // a piece's extent along an axis (masks of 64 bits)
 
@@ -133,6 +146,7 @@ class Tables {
       origin_.push_back(lo);
     }
     if (rows_.size() > 0xFFFF || used_ > (std::size_t(1) << 22)) clear();
+    if (keys_.empty()) grow();
   }
 
   // How far i can slide in each direction (+x, -x, ... as Direction) while j stays: value[d],
@@ -142,23 +156,39 @@ class Tables {
     std::uint8_t finite, zero;
   };
 
-  // Pieces i and j of the bound input; e = offset of i - offset of j.
-  Free get(int i, int j, const Vec3& e) {
+  // Pieces i and j of the bound input, as get() takes them: their shapes and the offset of i's
+  // shape from j's in the assembled position.
+  struct Pair {
+    std::uint64_t key;  // the shapes' part of the key
+    Vec3 d0;
+    int si, sj;
+  };
+  Pair pair(int i, int j) const {
     const int si = shape_[std::size_t(i)], sj = shape_[std::size_t(j)];
-    const Vec3 d = origin_[std::size_t(i)] + e - origin_[std::size_t(j)];
-    if (std::abs(d.x) >= 512 || std::abs(d.y) >= 512 || std::abs(d.z) >= 512)
-      return compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
-    const std::uint64_t key = (std::uint64_t(si) << 48) | (std::uint64_t(sj) << 32) |
-                              (std::uint64_t(d.x & 0x3FF) << 20) |
+    return {(std::uint64_t(si) << 48) | (std::uint64_t(sj) << 32),
+            origin_[std::size_t(i)] - origin_[std::size_t(j)], si, sj};
+  }
+
+  // The pair's pieces, i offset by e from j (e = offset of i - offset of j).
+  Free get(const Pair& p, const Vec3& e) {
+    const Vec3 d = p.d0 + e;
+    if (unsigned(d.x + 511) >= 1023u || unsigned(d.y + 511) >= 1023u || unsigned(d.z + 511) >= 1023u)
+      return compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
+    const std::uint64_t key = p.key | (std::uint64_t(d.x & 0x3FF) << 20) |
                               (std::uint64_t(d.y & 0x3FF) << 10) | std::uint64_t(d.z & 0x3FF);
-    if ((used_ + 1) * 2 > keys_.size()) grow();
     std::size_t k = slot(key);
+    const std::size_t mask = keys_.size() - 1;
     while (keys_[k] != kEmpty) {
       if (keys_[k] == key) return values_[k];
-      k = (k + 1) & (keys_.size() - 1);
+      k = (k + 1) & mask;
+    }
+    if ((used_ + 1) * 2 > keys_.size()) {
+      grow();
+      k = slot(key);
+      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
     }
     keys_[k] = key;
-    values_[k] = compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
+    values_[k] = compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
     ++used_;
     return values_[k];
   }
@@ -304,20 +334,51 @@ struct Cut {
   std::string message;
 };
 
-// One breadth-first search over the positions of a part's pieces.
+// One breadth-first search over the positions of a part's pieces. Its buffers are kept from one
+// search to the next (reset() starts a search), so that the searches of a puzzle allocate only
+// when they outgrow the ones before.
 class Search {
  public:
-  Search(const Input& input, Tables& tables, std::span<const int> ids, const Limits& limits)
-      : input_(input), tables_(tables), ids_(ids.begin(), ids.end()), n_(int(ids.size())),
-        limits_(limits) {
-    zero_.assign(std::size_t(6 * n_), 0);
-    fin_.assign(std::size_t(6 * n_), 0);
-    mid_.resize(std::size_t(6 * n_ * n_));
-    mid_n_.assign(std::size_t(6 * n_), 0);
-    cur_.resize(std::size_t(n_));
-    scratch_.resize(std::size_t(3 * n_));
+  // Starts a search of the pieces `ids` (global indices) of the input bound to `tables`.
+  void reset(const Input& input, Tables& tables, std::span<const int> ids, const Limits& limits) {
+    input_ = &input;
+    tables_ = &tables;
+    limits_ = limits;
+    ids_.assign(ids.begin(), ids.end());
+    n_ = int(ids.size());
     all_ = n_ == 64 ? ~Mask(0) : (Mask(1) << n_) - 1;
-    for (int i = 1; i < n_; ++i) weighted_ = weighted_ || weight(i) != weight(0);
+    words_ = (3 * n_ + 7) / 8;
+    // The heaviest pieces: a moving group that has them all, while the rest has none, is the
+    // heavier side (BurrTools' weights; with weights of 0 or less no side is heavier).
+    int most = 0;
+    for (int i = 0; i < n_; ++i) most = std::max(most, weight(i));
+    heavy_ = 0;
+    if (most > 0)
+      for (int i = 0; i < n_; ++i)
+        if (weight(i) == most) heavy_ |= Mask(1) << i;
+    const std::size_t nn = std::size_t(n_);
+    pairs_.clear();
+    pair_i_.clear();
+    pair_j_.clear();
+    pair_index_.resize(nn * nn);
+    for (int i = 0; i < n_; ++i) {
+      for (int j = i + 1; j < n_; ++j) {
+        pair_index_[std::size_t(i) * nn + std::size_t(j)] = std::uint32_t(pairs_.size());
+        pair_index_[std::size_t(j) * nn + std::size_t(i)] = std::uint32_t(pairs_.size());
+        pairs_.push_back(tables.pair(ids_[std::size_t(i)], ids_[std::size_t(j)]));
+        pair_i_.push_back(std::uint8_t(i));
+        pair_j_.push_back(std::uint8_t(j));
+      }
+    }
+
+    zero_.assign(6 * nn, 0);
+    fin_.assign(6 * nn, 0);
+    free_.resize(pairs_.size());
+    pos_.clear();
+    parent_.clear();
+    how_.clear();
+    slots_.assign(1024, kEmptySlot);
+    count_ = 0;
   }
 
   struct Found {
@@ -329,12 +390,16 @@ class Search {
   // Searches from `start` (offsets of the part's pieces). Returns the first separation, or
   // nullopt when none is reachable. Throws Cut when the table outgrows the limit.
   std::optional<Found> run(std::span<const Vec3> start) {
-    std::vector<std::int8_t> s(std::size_t(3 * n_));
+    std::uint64_t s[kMaxWords] = {};
     for (int i = 0; i < n_; ++i) {
       const Vec3 d = start[std::size_t(i)] - start[0];
-      store(s.data(), i, d);
+      if (std::abs(d.x) > 120 || std::abs(d.y) > 120 || std::abs(d.z) > 120)
+        throw Cut{"a piece moved more than 120 cells from the others"};
+      set(s, 3 * i, d.x);
+      set(s, 3 * i + 1, d.y);
+      set(s, 3 * i + 2, d.z);
     }
-    add_node(s.data(), kNone, 0, 0, 0);
+    add_node(s, kNone, 0, 0, 0);
     for (std::uint32_t x = 0; x < count_; ++x) {
       fill_free(x);
       if (auto f = removal(x)) return f;
@@ -361,58 +426,63 @@ class Search {
     return out;
   }
 
-  int weight(int local) const { return input_.pieces[std::size_t(ids_[std::size_t(local)])].weight; }
+  int weight(int local) const {
+    return input_->pieces[std::size_t(ids_[std::size_t(local)])].weight;
+  }
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+  static constexpr std::uint64_t kEmptySlot = ~std::uint64_t(0);
+  static constexpr int kMaxWords = 24;  // 64 pieces, 3 bytes each
 
-  static void store(std::int8_t* s, int i, const Vec3& d) {
-    if (std::abs(d.x) > 120 || std::abs(d.y) > 120 || std::abs(d.z) > 120)
-      throw Cut{"a piece moved more than 120 cells from the others"};
-    s[3 * i] = std::int8_t(d.x);
-    s[3 * i + 1] = std::int8_t(d.y);
-    s[3 * i + 2] = std::int8_t(d.z);
+  // A position: the offsets of the pieces from piece 0, a signed byte per coordinate (byte
+  // 3 i + axis), in words_ words.
+  static int get(const std::uint64_t* s, int k) {
+    return std::int8_t(std::uint8_t(s[k >> 3] >> (8 * (k & 7))));
   }
-  Vec3 offset(std::uint32_t x, int i) const {
-    const std::int8_t* s = &pos_[std::size_t(x) * std::size_t(3 * n_)];
-    return {s[3 * i], s[3 * i + 1], s[3 * i + 2]};
+  static void set(std::uint64_t* s, int k, int v) {
+    const int sh = 8 * (k & 7);
+    s[k >> 3] = (s[k >> 3] & ~(std::uint64_t(0xFF) << sh)) | (std::uint64_t(std::uint8_t(v)) << sh);
+  }
+  const std::uint64_t* node(std::uint32_t x) const {
+    return &pos_[std::size_t(x) * std::size_t(words_)];
   }
 
-  std::uint64_t hash(const std::int8_t* s) const {
+  std::uint64_t hash(const std::uint64_t* s) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    const std::size_t w = std::size_t(3 * n_);
-    std::size_t k = 0;
-    for (; k + 8 <= w; k += 8) {
-      std::uint64_t v;
-      std::memcpy(&v, s + k, 8);
-      h = (h ^ v) * 0xBF58476D1CE4E5B9ull;
+    for (int k = 0; k < words_; ++k) {
+      h = (h ^ s[k]) * 0xBF58476D1CE4E5B9ull;
       h ^= h >> 31;
     }
-    std::uint64_t v = 0;
-    std::memcpy(&v, s + k, w - k);
-    h = (h ^ v) * 0x94D049BB133111EBull;
+    h *= 0x94D049BB133111EBull;
     return h ^ (h >> 29);
   }
 
-  // Adds a position unless it is known; returns whether it was new.
-  bool add_node(const std::int8_t* s, std::uint32_t parent, Mask group, int dir, int amount) {
-    const std::size_t w = std::size_t(3 * n_);
-    if ((count_ + 1) * 2 > slots_.size()) grow();
+  // Adds a position unless it is known; returns whether it was new. A slot holds the upper half
+  // of the position's hash and its index.
+  bool add_node(const std::uint64_t* s, std::uint32_t parent, Mask group, int dir, int amount) {
+    if ((std::size_t(count_) + 1) * 2 > slots_.size()) grow();
     const std::uint64_t h = hash(s);
-    std::size_t k = h & (slots_.size() - 1);
-    while (slots_[k] != kNone) {
-      if (std::memcmp(&pos_[std::size_t(slots_[k]) * w], s, w) == 0) return false;
-      k = (k + 1) & (slots_.size() - 1);
+    const std::uint64_t tag = h & 0xFFFFFFFF00000000ull;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t k = h & mask;
+    for (std::uint64_t v; (v = slots_[k]) != kEmptySlot; k = (k + 1) & mask) {
+      if ((v & 0xFFFFFFFF00000000ull) != tag) continue;
+      const std::uint64_t* o = node(std::uint32_t(v));
+      bool same = true;
+      for (int w = 0; w < words_; ++w) same &= o[w] == s[w];
+      if (same) return false;
     }
-    const std::size_t bytes = (std::size_t(count_) + 1) * (w + sizeof(std::uint32_t) + sizeof(Step)) +
-                              slots_.size() * sizeof(std::uint32_t);
+    const std::size_t bytes =
+        (std::size_t(count_) + 1) * (8 * std::size_t(words_) + sizeof(std::uint32_t) + sizeof(Step)) +
+        slots_.size() * sizeof(std::uint64_t);
     if (bytes > limits_.max_bytes) {
       throw Cut{"a search of " + std::to_string(n_) + " pieces visited " + std::to_string(count_) +
                 " positions and reached the memory limit of " +
                 std::to_string(limits_.max_bytes >> 20) + " MiB"};
     }
-    slots_[k] = count_;
-    pos_.insert(pos_.end(), s, s + w);
+    slots_[k] = tag | count_;
+    pos_.insert(pos_.end(), s, s + words_);
     parent_.push_back(parent);
     how_.push_back({group, dir, amount});
     ++count_;
@@ -420,69 +490,62 @@ class Search {
   }
 
   void grow() {
-    const std::size_t size = std::max<std::size_t>(1024, slots_.size() * 2);
-    slots_.assign(size, kNone);
-    const std::size_t w = std::size_t(3 * n_);
+    const std::size_t size = slots_.size() * 2;
+    slots_.assign(size, kEmptySlot);
     for (std::uint32_t x = 0; x < count_; ++x) {
-      std::size_t k = hash(&pos_[std::size_t(x) * w]) & (size - 1);
-      while (slots_[k] != kNone) k = (k + 1) & (size - 1);
-      slots_[k] = x;
+      const std::uint64_t h = hash(node(x));
+      std::size_t k = h & (size - 1);
+      while (slots_[k] != kEmptySlot) k = (k + 1) & (size - 1);
+      slots_[k] = (h & 0xFFFFFFFF00000000ull) | x;
     }
   }
 
   // At position x, for each direction and piece i: the pieces that stop i sliding at all in
-  // that direction (zero_), those that stop it sliding away (fin_), and the others that stop it
-  // after some steps, with how many (mid_).
+  // that direction (zero_), and those that stop it sliding away (fin_); how far each pair can
+  // slide is kept in free_ (pair q of pairs_).
   void fill_free(std::uint32_t x) {
-    std::fill(zero_.begin(), zero_.end(), 0);
-    std::fill(fin_.begin(), fin_.end(), 0);
-    std::fill(mid_n_.begin(), mid_n_.end(), 0);
-    for (int i = 0; i < n_; ++i) cur_[std::size_t(i)] = offset(x, i);
+    const std::uint64_t* s = node(x);
+    std::int8_t at[3 * 64];
+    for (int k = 0; k < 3 * n_; ++k) at[k] = std::int8_t(get(s, k));
+    const std::size_t nn = std::size_t(n_);
+    std::size_t q = 0;
     for (int i = 0; i < n_; ++i) {
-      const Vec3 oi = cur_[std::size_t(i)];
-      for (int j = i + 1; j < n_; ++j) {
-        const Tables::Free f =
-            tables_.get(ids_[std::size_t(i)], ids_[std::size_t(j)], oi - cur_[std::size_t(j)]);
-        // i against j in direction d is j against i in the opposite direction d ^ 1.
-        for (unsigned m = f.finite; m; m &= m - 1) {
-          const int d = std::countr_zero(m);
-          const std::size_t ki = std::size_t(d * n_ + i), kj = std::size_t((d ^ 1) * n_ + j);
-          fin_[ki] |= Mask(1) << j;
-          fin_[kj] |= Mask(1) << i;
-          if ((f.zero >> d) & 1) {
-            zero_[ki] |= Mask(1) << j;
-            zero_[kj] |= Mask(1) << i;
+      for (int j = i + 1; j < n_; ++j, ++q) {
+        const Vec3 e{at[3 * i] - at[3 * j], at[3 * i + 1] - at[3 * j + 1],
+                     at[3 * i + 2] - at[3 * j + 2]};
+        const Tables::Free f = tables_->get(pairs_[q], e);
+        free_[q] = f;
+      }
+    }
+    // Row i of each direction's masks, 8 pieces j at a time: bit d of a pair's `finite` (i
+    // against j) goes to bit 8 d + j % 8 (kSpread); i against j in direction d is j against i
+    // in the opposite direction d ^ 1 (kSpreadSwapped).
+    for (int i = 0; i < n_; ++i) {
+      for (int c = 0; c * 8 < n_; ++c) {
+        std::uint64_t fin = 0, zero = 0;
+        const int end = std::min(n_, 8 * c + 8);
+        for (int j = 8 * c; j < end; ++j) {
+          if (j == i) continue;
+          const Tables::Free& f = free_[pair_index_[std::size_t(i) * nn + std::size_t(j)]];
+          const int sh = j - 8 * c;
+          if (j > i) {
+            fin |= kSpread[f.finite] << sh;
+            zero |= kSpread[f.zero] << sh;
           } else {
-            mid_[ki * std::size_t(n_) + std::size_t(mid_n_[ki]++)] = {f.value[d], std::uint8_t(j)};
-            mid_[kj * std::size_t(n_) + std::size_t(mid_n_[kj]++)] = {f.value[d], std::uint8_t(i)};
+            fin |= kSpreadSwapped[f.finite] << sh;
+            zero |= kSpreadSwapped[f.zero] << sh;
           }
+        }
+        for (int d = 0; d < 6; ++d) {
+          const Mask fm = Mask((fin >> (8 * d)) & 0xFF) << (8 * c);
+          const Mask zm = Mask((zero >> (8 * d)) & 0xFF) << (8 * c);
+          Mask& fr = fin_[std::size_t(d) * nn + std::size_t(i)];
+          Mask& zr = zero_[std::size_t(d) * nn + std::size_t(i)];
+          fr = c ? fr | fm : fm;
+          zr = c ? zr | zm : zm;
         }
       }
     }
-  }
-
-  // blocked(dir, step)[i]: the pieces that stop i sliding `step` in dir (computed once per
-  // direction and step of a position; reset_blocked() forgets them).
-  void reset_blocked() { blocked_have_.assign(blocked_have_.size(), 0); }
-  const Mask* blocked(int dir, unsigned step) {
-    if (step == 1) return &zero_[std::size_t(dir * n_)];  // (no piece stops i after a step)
-    if (step >= blocked_have_.size()) {
-      blocked_have_.resize(step + 1, 0);
-      blocked_.resize(std::size_t(step + 1) * std::size_t(n_));
-    }
-    Mask* out = &blocked_[std::size_t(step) * std::size_t(n_)];
-    if (!blocked_have_[step]) {
-      for (int i = 0; i < n_; ++i) {
-        const std::size_t k = std::size_t(dir * n_ + i);
-        Mask m = zero_[k];
-        const Mid* mid = &mid_[k * std::size_t(n_)];
-        for (int q = 0; q < mid_n_[k]; ++q)
-          if (mid[q].value < step) m |= Mask(1) << mid[q].piece;
-        out[i] = m;
-      }
-      blocked_have_[step] = 1;
-    }
-    return out;
   }
 
   // The smallest group with piece p that `blocked` lets move, or 0 when it would have more than
@@ -503,15 +566,29 @@ class Search {
     }
     return group;
   }
-
-  // BurrTools' weights: the heavier side stays.
-  void settle(Mask& group, int& dir) const {
-    int moving = 0, still = 0;
-    for (int i = 0; i < n_; ++i) {
-      int& w = ((group >> i) & 1) ? moving : still;
-      w = std::max(w, weight(i));
+  // The same, knowing pieces `big` whose groups are too big: a group that takes one is too.
+  static Mask closure(const Mask* blocked, int p, int most, Mask big) {
+    Mask group = Mask(1) << p, todo = group;
+    int size = 1;
+    while (todo) {
+      const int i = std::countr_zero(todo);
+      todo &= todo - 1;
+      const Mask add = blocked[i] & ~group;
+      if (add) {
+        if (add & big) return 0;
+        group |= add;
+        todo |= add;
+        for (Mask a = add; a; a &= a - 1)
+          if (++size > most) return 0;
+      }
     }
-    if (still < moving) {
+    return group;
+  }
+
+  // BurrTools' weights: the heavier side stays. The moving group is heavier exactly when it
+  // holds every heaviest piece.
+  void settle(Mask& group, int& dir) const {
+    if (heavy_ && (heavy_ & ~group) == 0) {
       group = all_ & ~group;
       dir ^= 1;
     }
@@ -546,12 +623,12 @@ class Search {
   }
 
   void emit(std::uint32_t x, Mask group, int dir, int amount) {
-    if (weighted_) settle(group, dir);
-    // The position's bytes with the moving pieces' coordinate along the axis changed; piece 0
-    // stays at the origin: when it moves, the others move back instead.
-    std::int8_t* s = scratch_.data();
-    const std::size_t w = std::size_t(3 * n_);
-    std::memcpy(s, &pos_[std::size_t(x) * w], w);
+    settle(group, dir);
+    // The position with the moving pieces' coordinate along the axis changed; piece 0 stays at
+    // the origin: when it moves, the others move back instead.
+    std::uint64_t s[kMaxWords];
+    const std::uint64_t* from = node(x);
+    for (int w = 0; w < words_; ++w) s[w] = from[w];
     const int axis = dir >> 1;
     const int delta = (dir & 1) ? -amount : amount;
     Mask moved = group;
@@ -561,36 +638,95 @@ class Search {
       d = -delta;
     }
     for (Mask m = moved; m; m &= m - 1) {
-      std::int8_t& c = s[3 * std::countr_zero(m) + axis];
-      const int v = c + d;
+      const int k = 3 * std::countr_zero(m) + axis;
+      const int v = get(s, k) + d;
       if (v > 120 || v < -120) throw Cut{"a piece moved more than 120 cells from the others"};
-      c = std::int8_t(v);
+      set(s, k, v);
     }
     add_node(s, x, group, dir, amount);
   }
 
-  // The moves from position x, in BurrTools' order, each new position added.
+  // How far piece i can slide in direction dir while j stays, at the position being expanded.
+  unsigned value(int dir, int i, int j) const {
+    const Tables::Free& f = free_[pair_index_[std::size_t(i) * std::size_t(n_) + std::size_t(j)]];
+    return f.value[i < j ? dir : dir ^ 1];
+  }
+  // How far `group` can slide in direction dir before a piece outside it is in the way (kFree
+  // when none is).
+  unsigned gap(int dir, Mask group) const {
+    unsigned d = kFree;
+    const Mask rest = all_ & ~group;
+    for (Mask g = group; g; g &= g - 1) {
+      const int i = std::countr_zero(g);
+      for (Mask r = rest; r; r &= r - 1) d = std::min(d, value(dir, i, std::countr_zero(r)));
+    }
+    return d;
+  }
+  // The smallest group holding `group` that can slide `distance` + 1 steps in direction dir
+  // (every piece that stops one of the group within `distance` steps joins it), or 0 when it
+  // would have more than `most` pieces or one of `big`.
+  Mask widen(int dir, Mask group, unsigned distance, int most, Mask big) const {
+    Mask todo = group;
+    int size = std::popcount(group);
+    while (todo) {
+      const int i = std::countr_zero(todo);
+      todo &= todo - 1;
+      Mask add = 0;
+      for (Mask r = all_ & ~group; r; r &= r - 1) {
+        const int j = std::countr_zero(r);
+        if (value(dir, i, j) <= distance) add |= Mask(1) << j;
+      }
+      if (add) {
+        if (add & big) return 0;
+        group |= add;
+        todo |= add;
+        for (Mask a = add; a; a &= a - 1)
+          if (++size > most) return 0;
+      }
+    }
+    return group;
+  }
+
+  // The moves from position x, in BurrTools' order, each new position added: for each
+  // direction and piece p, the smallest group with p that can move 1, 2, ... steps (while it
+  // has at most half of the pieces), then the unions with the groups found before.
   void expand(std::uint32_t x) {
     const int most = n_ / 2;
+    const std::size_t nn = std::size_t(n_);
     for (int dir = 0; dir < 6; ++dir) {
       found_.clear();
-      reset_blocked();
+      const Mask* zero = &zero_[std::size_t(dir) * nn];
+      // Pieces whose group for one step is too big: so is any group that takes one of them,
+      // for any distance (a longer move is stopped by more pieces).
+      Mask big = 0;
       for (int p = 0; p < n_; ++p) {
-        for (unsigned step = 1;; ++step) {
-          const Mask g = closure(blocked(dir, step), p, most);
-          if (!g) break;
-          if (known(g, step)) continue;
-          found_.push_back({g, step});
-          emit(x, g, dir, int(step));
-          // Unions with the groups found before in this direction for the same distance,
-          // newest first.
-          for (std::size_t k = found_.size() - 1; k-- > 0;) {
-            if (found_[k].second != step) continue;
-            const Mask u = g | found_[k].first;
-            if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
-            found_.push_back({u, step});
-            emit(x, u, dir, int(step));
+        Mask g = closure(zero, p, most, big);
+        if (!g) {
+          big |= Mask(1) << p;
+          continue;
+        }
+        // g moves steps `first` up to its gap; one step more needs a wider group.
+        for (unsigned first = 1;;) {
+          const unsigned last = gap(dir, g);
+          // (A group that can slide away is not met here: removal() found none.)
+          if (last == kFree) break;
+          for (unsigned step = first; step <= last; ++step) {
+            if (known(g, step)) continue;
+            found_.push_back({g, step});
+            emit(x, g, dir, int(step));
+            // Unions with the groups found before in this direction for the same distance,
+            // newest first.
+            for (std::size_t k = found_.size() - 1; k-- > 0;) {
+              if (found_[k].second != step) continue;
+              const Mask u = g | found_[k].first;
+              if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
+              found_.push_back({u, step});
+              emit(x, u, dir, int(step));
+            }
           }
+          g = widen(dir, g, last, most, big);
+          if (!g) break;
+          first = last + 1;
         }
       }
     }
@@ -602,43 +738,42 @@ class Search {
     return false;
   }
 
-  const Input& input_;
-  Tables& tables_;
+  const Input* input_ = nullptr;
+  Tables* tables_ = nullptr;
   std::vector<int> ids_;
-  int n_;
+  int n_ = 0;
+  int words_ = 0;
   Limits limits_;
-  Mask all_;
-  bool weighted_ = false;  // whether the weights differ (else no side is heavier)
-  struct Mid {
-    std::uint16_t value;
-    std::uint8_t piece;
-  };
+  Mask all_ = 0;
+  Mask heavy_ = 0;
+  std::vector<Tables::Pair> pairs_;  // (i, j), i < j, in order
+  std::vector<std::uint8_t> pair_i_, pair_j_;
+  std::vector<std::uint32_t> pair_index_;  // (i, j) and (j, i) -> the pair's index
+
   std::vector<Mask> zero_, fin_;
-  std::vector<Mid> mid_;
-  std::vector<int> mid_n_;
-  std::vector<Vec3> cur_;  // the offsets at the position being expanded
-  std::vector<Mask> blocked_;
-  std::vector<char> blocked_have_;
-  std::vector<std::int8_t> pos_;
+  std::vector<Tables::Free> free_;  // per pair of pairs_, at the position being expanded
+  std::vector<std::uint64_t> pos_;
   std::vector<std::uint32_t> parent_;
   std::vector<Step> how_;
-  std::vector<std::uint32_t> slots_;
+  std::vector<std::uint64_t> slots_;
   std::uint32_t count_ = 0;
-  std::vector<std::int8_t> scratch_;
   std::vector<std::pair<Mask, unsigned>> found_;
 };
 
 class Disassembler {
  public:
-  Disassembler(const Input& input, const Limits& limits, Tables& tables)
-      : input_(input), tables_(tables), grouping_(input), limits_(limits) {
+  Disassembler(const Input& input, const Limits& limits, Tables& tables, Search& search)
+      : input_(input), tables_(tables), search_(search), grouping_(input), limits_(limits) {
     tables_.bind(input);
   }
 
   // Takes apart the part `ids` (global indices, increasing) whose pieces are at offsets `start`.
   // nullptr when it does not come apart.
   std::unique_ptr<Separation> part(const std::vector<int>& ids, const std::vector<Vec3>& start) {
-    Search search(input_, tables_, ids, limits_);
+    // (The search's buffers serve the parts searched below too: what is needed of this search
+    // is taken before them.)
+    Search& search = search_;
+    search.reset(input_, tables_, ids, limits_);
     std::optional<Search::Found> found;
     try {
       found = search.run(start);
@@ -728,6 +863,7 @@ class Disassembler {
 
   const Input& input_;
   Tables& tables_;
+  Search& search_;
   Grouping grouping_;
   Limits limits_;
   std::uint64_t positions_ = 0;
@@ -798,6 +934,7 @@ std::vector<Move> Result::moves() const {
 
 struct Workspace::Impl {
   Tables tables;
+  Search search;
 };
 Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
 Workspace::~Workspace() = default;
@@ -820,7 +957,7 @@ Result disassemble(const Input& input, Workspace& workspace, const Limits& limit
     }
     return r;
   }
-  Disassembler d(input, limits, workspace.impl_->tables);
+  Disassembler d(input, limits, workspace.impl_->tables, workspace.impl_->search);
   std::vector<int> ids(std::size_t(n), 0);
   for (int i = 0; i < n; ++i) ids[std::size_t(i)] = i;
   try {
