@@ -41,17 +41,15 @@ namespace {
 
 using Mask = std::uint64_t;
 
-// kSpread[f]: bit d of f (6 bits, one per direction) at bit 8 d; kSpreadSwapped[f]: the same
-// with the directions of each axis swapped (bit d at bit 8 (d ^ 1)).
-constexpr std::array<std::uint64_t, 64> spread_table(bool swapped) {
+// kSpread[f]: bit d of f (6 bits, one per direction) at bit 8 d.
+constexpr std::array<std::uint64_t, 64> spread_table() {
   std::array<std::uint64_t, 64> t{};
   for (unsigned f = 0; f < 64; ++f)
     for (int d = 0; d < 6; ++d)
-      if ((f >> d) & 1) t[f] |= std::uint64_t(1) << (8 * (swapped ? d ^ 1 : d));
+      if ((f >> d) & 1) t[f] |= std::uint64_t(1) << (8 * d);
   return t;
 }
-constexpr std::array<std::uint64_t, 64> kSpread = spread_table(false);
-constexpr std::array<std::uint64_t, 64> kSpreadSwapped = spread_table(true);
+constexpr std::array<std::uint64_t, 64> kSpread = spread_table();
 constexpr std::uint16_t kFree = 0xFFFF;  // no piece in the way, however far
 constexpr int kMaxSpan = 32;             // a piece's extent along an axis (masks of 64 bits)
 
@@ -154,6 +152,12 @@ class Tables {
   struct Free {
     std::uint16_t value[6];
     std::uint8_t finite, zero;
+    std::uint16_t unused = 0;
+  };
+  // A pair both ways: i against j (ij) and j against i (ji, the directions of each axis
+  // swapped).
+  struct Both {
+    Free ij, ji;
   };
 
   // Pieces i and j of the bound input, as get() takes them: their shapes and the offset of i's
@@ -170,7 +174,7 @@ class Tables {
   }
 
   // The pair's pieces, i offset by e from j (e = offset of i - offset of j).
-  Free get(const Pair& p, const Vec3& e) {
+  Both get(const Pair& p, const Vec3& e) {
     const Vec3 d = p.d0 + e;
     if (unsigned(d.x + 511) >= 1023u || unsigned(d.y + 511) >= 1023u || unsigned(d.z + 511) >= 1023u)
       return compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
@@ -194,7 +198,7 @@ class Tables {
   }
 
  private:
-  static Free compute(const Rows& A, const Rows& B, const Vec3& e) {
+  static Both compute(const Rows& A, const Rows& B, const Vec3& e) {
     Free f;
     f.finite = f.zero = 0;
     for (int a = 0; a < 3; ++a) {
@@ -219,7 +223,12 @@ class Tables {
       if (f.value[d] != kFree) f.finite |= std::uint8_t(1 << d);
       if (f.value[d] == 0) f.zero |= std::uint8_t(1 << d);
     }
-    return f;
+    Free r;
+    for (int d = 0; d < 6; ++d) r.value[d] = f.value[d ^ 1];
+    auto swap = [](std::uint8_t m) { return std::uint8_t(((m & 0x15) << 1) | ((m >> 1) & 0x15)); };
+    r.finite = swap(f.finite);
+    r.zero = swap(f.zero);
+    return {f, r};
   }
 
   static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // (no key: shapes < 0xFFFF)
@@ -230,9 +239,9 @@ class Tables {
   }
   void grow() {
     std::vector<std::uint64_t> keys = std::move(keys_);
-    std::vector<Free> values = std::move(values_);
+    std::vector<Both> values = std::move(values_);
     keys_.assign(std::max<std::size_t>(256, keys.size() * 2), kEmpty);
-    values_.assign(keys_.size(), Free{});
+    values_.assign(keys_.size(), Both{});
     for (std::size_t q = 0; q < keys.size(); ++q) {
       if (keys[q] == kEmpty) continue;
       std::size_t k = slot(keys[q]);
@@ -255,7 +264,7 @@ class Tables {
   std::vector<int> shape_;  // per piece of the bound input
   std::vector<Vec3> origin_;
   std::vector<std::uint64_t> keys_;
-  std::vector<Free> values_;
+  std::vector<Both> values_;
   std::size_t used_ = 0;
 };
 
@@ -358,22 +367,16 @@ class Search {
         if (weight(i) == most) heavy_ |= Mask(1) << i;
     const std::size_t nn = std::size_t(n_);
     pairs_.clear();
-    pair_i_.clear();
-    pair_j_.clear();
-    pair_index_.resize(nn * nn);
     for (int i = 0; i < n_; ++i) {
       for (int j = i + 1; j < n_; ++j) {
-        pair_index_[std::size_t(i) * nn + std::size_t(j)] = std::uint32_t(pairs_.size());
-        pair_index_[std::size_t(j) * nn + std::size_t(i)] = std::uint32_t(pairs_.size());
         pairs_.push_back(tables.pair(ids_[std::size_t(i)], ids_[std::size_t(j)]));
-        pair_i_.push_back(std::uint8_t(i));
-        pair_j_.push_back(std::uint8_t(j));
       }
     }
 
     zero_.assign(6 * nn, 0);
     fin_.assign(6 * nn, 0);
-    free_.resize(pairs_.size());
+    free_.assign(nn * nn, Tables::Free{});
+    free_at_.assign(pairs_.size(), 0);
     pos_.clear();
     parent_.clear();
     how_.clear();
@@ -502,7 +505,7 @@ class Search {
 
   // At position x, for each direction and piece i: the pieces that stop i sliding at all in
   // that direction (zero_), and those that stop it sliding away (fin_); how far each pair can
-  // slide is kept in free_ (pair q of pairs_).
+  // slide is kept in free_.
   void fill_free(std::uint32_t x) {
     const std::uint64_t* s = node(x);
     std::int8_t at[3 * 64];
@@ -513,28 +516,30 @@ class Search {
       for (int j = i + 1; j < n_; ++j, ++q) {
         const Vec3 e{at[3 * i] - at[3 * j], at[3 * i + 1] - at[3 * j + 1],
                      at[3 * i + 2] - at[3 * j + 2]};
-        const Tables::Free f = tables_->get(pairs_[q], e);
-        free_[q] = f;
+        // (Positions expanded one after the other differ in a few pieces: a pair that has not
+        // moved keeps its value.)
+        const std::uint32_t key = std::uint32_t(std::uint8_t(e.x - 128)) |
+                                  (std::uint32_t(std::uint8_t(e.y - 128)) << 8) |
+                                  (std::uint32_t(std::uint8_t(e.z - 128)) << 16) | (1u << 24);
+        if (free_at_[q] != key) {
+          free_at_[q] = key;
+          const Tables::Both b = tables_->get(pairs_[q], e);
+          free_[std::size_t(i) * nn + std::size_t(j)] = b.ij;
+          free_[std::size_t(j) * nn + std::size_t(i)] = b.ji;
+        }
       }
     }
-    // Row i of each direction's masks, 8 pieces j at a time: bit d of a pair's `finite` (i
-    // against j) goes to bit 8 d + j % 8 (kSpread); i against j in direction d is j against i
-    // in the opposite direction d ^ 1 (kSpreadSwapped).
+    // Row i of each direction's masks, 8 pieces j at a time: bit d of i against j's `finite`
+    // goes to bit 8 d + j % 8 (kSpread).
     for (int i = 0; i < n_; ++i) {
       for (int c = 0; c * 8 < n_; ++c) {
         std::uint64_t fin = 0, zero = 0;
         const int end = std::min(n_, 8 * c + 8);
+        const Tables::Free* row = &free_[std::size_t(i) * nn];
         for (int j = 8 * c; j < end; ++j) {
-          if (j == i) continue;
-          const Tables::Free& f = free_[pair_index_[std::size_t(i) * nn + std::size_t(j)]];
-          const int sh = j - 8 * c;
-          if (j > i) {
-            fin |= kSpread[f.finite] << sh;
-            zero |= kSpread[f.zero] << sh;
-          } else {
-            fin |= kSpreadSwapped[f.finite] << sh;
-            zero |= kSpreadSwapped[f.zero] << sh;
-          }
+          // (free_ of (i, i) is 0: nothing in the way.)
+          fin |= kSpread[row[j].finite] << (j - 8 * c);
+          zero |= kSpread[row[j].zero] << (j - 8 * c);
         }
         for (int d = 0; d < 6; ++d) {
           const Mask fm = Mask((fin >> (8 * d)) & 0xFF) << (8 * c);
@@ -648,8 +653,7 @@ class Search {
 
   // How far piece i can slide in direction dir while j stays, at the position being expanded.
   unsigned value(int dir, int i, int j) const {
-    const Tables::Free& f = free_[pair_index_[std::size_t(i) * std::size_t(n_) + std::size_t(j)]];
-    return f.value[i < j ? dir : dir ^ 1];
+    return free_[std::size_t(i) * std::size_t(n_) + std::size_t(j)].value[dir];
   }
   // How far `group` can slide in direction dir before a piece outside it is in the way (kFree
   // when none is).
@@ -667,7 +671,8 @@ class Search {
   // would have more than `most` pieces or one of `big`.
   Mask widen(int dir, Mask group, unsigned distance, int most, Mask big) const {
     Mask todo = group;
-    int size = std::popcount(group);
+    int size = 0;
+    for (Mask m = group; m; m &= m - 1) ++size;
     while (todo) {
       const int i = std::countr_zero(todo);
       todo &= todo - 1;
@@ -747,11 +752,10 @@ class Search {
   Mask all_ = 0;
   Mask heavy_ = 0;
   std::vector<Tables::Pair> pairs_;  // (i, j), i < j, in order
-  std::vector<std::uint8_t> pair_i_, pair_j_;
-  std::vector<std::uint32_t> pair_index_;  // (i, j) and (j, i) -> the pair's index
 
   std::vector<Mask> zero_, fin_;
-  std::vector<Tables::Free> free_;  // per pair of pairs_, at the position being expanded
+  std::vector<Tables::Free> free_;  // per (i, j): i against j, at the position being expanded
+  std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
   std::vector<std::uint64_t> pos_;
   std::vector<std::uint32_t> parent_;
   std::vector<Step> how_;
