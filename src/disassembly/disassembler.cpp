@@ -343,9 +343,25 @@ struct Cut {
   std::string message;
 };
 
+// What a search finds: the position a group is removed from, the group (local mask) and the
+// direction.
+struct Found {
+  std::uint32_t node = 0;
+  Mask removed = 0;
+  int dir = 0;
+};
+// A move of the search: `group` (local mask) moves `amount` steps in direction `dir`.
+struct Step {
+  Mask group;
+  int dir;
+  int amount;
+};
+
 // One breadth-first search over the positions of a part's pieces. Its buffers are kept from one
 // search to the next (reset() starts a search), so that the searches of a puzzle allocate only
-// when they outgrow the ones before.
+// when they outgrow the ones before. W > 0: a position takes W words (parts of at most 8 W / 3
+// pieces), else as many as its pieces need.
+template <int W>
 class Search {
  public:
   // Starts a search of the pieces `ids` (global indices) of the input bound to `tables`.
@@ -356,7 +372,7 @@ class Search {
     ids_.assign(ids.begin(), ids.end());
     n_ = int(ids.size());
     all_ = n_ == 64 ? ~Mask(0) : (Mask(1) << n_) - 1;
-    words_ = (3 * n_ + 7) / 8;
+    words_ = W > 0 ? W : (3 * n_ + 7) / 8;
     // The heaviest pieces: a moving group that has them all, while the rest has none, is the
     // heavier side (BurrTools' weights; with weights of 0 or less no side is heavier).
     int most = 0;
@@ -375,6 +391,8 @@ class Search {
 
     zero_.assign(6 * nn, 0);
     fin_.assign(6 * nn, 0);
+    zero8_.assign(nn, 0);
+    fin8_.assign(nn, 0);
     free_.assign(nn * nn, Tables::Free{});
     free_at_.assign(pairs_.size(), 0);
     pos_.clear();
@@ -383,12 +401,6 @@ class Search {
     slots_.assign(1024, kEmptySlot);
     count_ = 0;
   }
-
-  struct Found {
-    std::uint32_t node = 0;  // the position the group is removed from
-    Mask removed = 0;        // local mask
-    int dir = 0;
-  };
 
   // Searches from `start` (offsets of the part's pieces). Returns the first separation, or
   // nullopt when none is reachable. Throws Cut when the table outgrows the limit.
@@ -414,11 +426,6 @@ class Search {
   std::uint64_t positions() const { return count_; }
 
   // The moves from the start to node x, in order (local masks).
-  struct Step {
-    Mask group;
-    int dir;
-    int amount;
-  };
   std::vector<Step> path(std::uint32_t x) const {
     std::vector<Step> out;
     while (parent_[x] != kNone) {
@@ -441,19 +448,18 @@ class Search {
   // A position: the offsets of the pieces from piece 0, a signed byte per coordinate (byte
   // 3 i + axis), in words_ words.
   static int get(const std::uint64_t* s, int k) {
-    return std::int8_t(std::uint8_t(s[k >> 3] >> (8 * (k & 7))));
+    return std::int8_t(reinterpret_cast<const unsigned char*>(s)[k]);
   }
   static void set(std::uint64_t* s, int k, int v) {
-    const int sh = 8 * (k & 7);
-    s[k >> 3] = (s[k >> 3] & ~(std::uint64_t(0xFF) << sh)) | (std::uint64_t(std::uint8_t(v)) << sh);
+    reinterpret_cast<unsigned char*>(s)[k] = static_cast<unsigned char>(v);
   }
   const std::uint64_t* node(std::uint32_t x) const {
-    return &pos_[std::size_t(x) * std::size_t(words_)];
+    return &pos_[std::size_t(x) * std::size_t(words())];
   }
 
   std::uint64_t hash(const std::uint64_t* s) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (int k = 0; k < words_; ++k) {
+    for (int k = 0; k < words(); ++k) {
       h = (h ^ s[k]) * 0xBF58476D1CE4E5B9ull;
       h ^= h >> 31;
     }
@@ -473,7 +479,7 @@ class Search {
       if ((v & 0xFFFFFFFF00000000ull) != tag) continue;
       const std::uint64_t* o = node(std::uint32_t(v));
       bool same = true;
-      for (int w = 0; w < words_; ++w) same &= o[w] == s[w];
+      for (int w = 0; w < words(); ++w) same &= o[w] == s[w];
       if (same) return false;
     }
     const std::size_t bytes =
@@ -485,7 +491,7 @@ class Search {
                 std::to_string(limits_.max_bytes >> 20) + " MiB"};
     }
     slots_[k] = tag | count_;
-    pos_.insert(pos_.end(), s, s + words_);
+    pos_.insert(pos_.end(), s, s + words());
     parent_.push_back(parent);
     how_.push_back({group, dir, amount});
     ++count_;
@@ -508,21 +514,26 @@ class Search {
   // slide is kept in free_.
   void fill_free(std::uint32_t x) {
     const std::uint64_t* s = node(x);
-    std::int8_t at[3 * 64];
-    for (int k = 0; k < 3 * n_; ++k) at[k] = std::int8_t(get(s, k));
+    std::int8_t at[8 * kMaxWords];
+    std::memcpy(at, s, std::size_t(8 * words()));
+    // Each piece's offset in 10 bits per coordinate, + 512: the difference of two + 512 stays
+    // in its 10 bits (offsets are within 120 of 0).
+    std::uint32_t packed[64];
+    for (int i = 0; i < n_; ++i)
+      packed[i] = std::uint32_t(at[3 * i] + 512) | (std::uint32_t(at[3 * i + 1] + 512) << 10) |
+                  (std::uint32_t(at[3 * i + 2] + 512) << 20);
+    constexpr std::uint32_t kMid = 512 | (512 << 10) | (512 << 20);
     const std::size_t nn = std::size_t(n_);
     std::size_t q = 0;
     for (int i = 0; i < n_; ++i) {
       for (int j = i + 1; j < n_; ++j, ++q) {
-        const Vec3 e{at[3 * i] - at[3 * j], at[3 * i + 1] - at[3 * j + 1],
-                     at[3 * i + 2] - at[3 * j + 2]};
         // (Positions expanded one after the other differ in a few pieces: a pair that has not
         // moved keeps its value.)
-        const std::uint32_t key = std::uint32_t(std::uint8_t(e.x - 128)) |
-                                  (std::uint32_t(std::uint8_t(e.y - 128)) << 8) |
-                                  (std::uint32_t(std::uint8_t(e.z - 128)) << 16) | (1u << 24);
+        const std::uint32_t key = packed[i] + kMid - packed[j] + (1u << 30);
         if (free_at_[q] != key) {
           free_at_[q] = key;
+          const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
+                       int((key >> 20) & 0x3FF) - 512};
           const Tables::Both b = tables_->get(pairs_[q], e);
           free_[std::size_t(i) * nn + std::size_t(j)] = b.ij;
           free_[std::size_t(j) * nn + std::size_t(i)] = b.ji;
@@ -541,6 +552,11 @@ class Search {
           fin |= kSpread[row[j].finite] << (j - 8 * c);
           zero |= kSpread[row[j].zero] << (j - 8 * c);
         }
+        if constexpr (W > 0) {  // (at most 8 pieces: the rows stay as they are)
+          fin8_[std::size_t(i)] = fin;
+          zero8_[std::size_t(i)] = zero;
+          continue;
+        }
         for (int d = 0; d < 6; ++d) {
           const Mask fm = Mask((fin >> (8 * d)) & 0xFF) << (8 * c);
           const Mask zm = Mask((zero >> (8 * d)) & 0xFF) << (8 * c);
@@ -555,13 +571,14 @@ class Search {
 
   // The smallest group with piece p that `blocked` lets move, or 0 when it would have more than
   // `most` pieces.
-  static Mask closure(const Mask* blocked, int p, int most) {
+  template <class Rows>
+  static Mask closure(const Rows& blocked, int p, int most) {
     Mask group = Mask(1) << p, todo = group;
     int size = 1;
     while (todo) {
       const int i = std::countr_zero(todo);
       todo &= todo - 1;
-      const Mask add = blocked[i] & ~group;
+      const Mask add = blocked(i) & ~group;
       if (add) {
         group |= add;
         todo |= add;
@@ -572,13 +589,14 @@ class Search {
     return group;
   }
   // The same, knowing pieces `big` whose groups are too big: a group that takes one is too.
-  static Mask closure(const Mask* blocked, int p, int most, Mask big) {
+  template <class Rows>
+  static Mask closure(const Rows& blocked, int p, int most, Mask big) {
     Mask group = Mask(1) << p, todo = group;
     int size = 1;
     while (todo) {
       const int i = std::countr_zero(todo);
       todo &= todo - 1;
-      const Mask add = blocked[i] & ~group;
+      const Mask add = blocked(i) & ~group;
       if (add) {
         if (add & big) return 0;
         group |= add;
@@ -603,9 +621,17 @@ class Search {
   // stop each other sliding in +a are not all tied together both ways (from piece 0 every piece
   // is reached through the pieces that stop it, in +a and in -a).
   bool any_removal() const {
+    if constexpr (W > 0) {
+      // The six directions at once, a byte each: the pieces reached from piece 0.
+      std::uint64_t r = kLanes;
+      for (std::uint64_t old = 0; r != old;) {
+        old = r;
+        for (int i = 0; i < n_; ++i) r |= fin8_[std::size_t(i)] & (((r >> i) & kLanes) * 0xFF);
+      }
+      return r != kLanes * all_;
+    }
     for (int a = 0; a < 3; ++a) {
-      if (closure(&fin_[std::size_t(2 * a * n_)], 0, n_) != all_ ||
-          closure(&fin_[std::size_t((2 * a + 1) * n_)], 0, n_) != all_)
+      if (closure(fin_rows(2 * a), 0, n_) != all_ || closure(fin_rows(2 * a + 1), 0, n_) != all_)
         return true;
     }
     return false;
@@ -616,7 +642,7 @@ class Search {
     for (int most : {1, n_ / 2}) {
       for (int dir = 0; dir < 6; ++dir) {
         for (int p = 0; p < n_; ++p) {
-          Mask g = closure(&fin_[std::size_t(dir * n_)], p, most);
+          Mask g = closure(fin_rows(dir), p, most);
           if (!g) continue;
           int d = dir;
           settle(g, d);
@@ -633,7 +659,7 @@ class Search {
     // the origin: when it moves, the others move back instead.
     std::uint64_t s[kMaxWords];
     const std::uint64_t* from = node(x);
-    for (int w = 0; w < words_; ++w) s[w] = from[w];
+    for (int w = 0; w < words(); ++w) s[w] = from[w];
     const int axis = dir >> 1;
     const int delta = (dir & 1) ? -amount : amount;
     Mask moved = group;
@@ -697,10 +723,9 @@ class Search {
   // has at most half of the pieces), then the unions with the groups found before.
   void expand(std::uint32_t x) {
     const int most = n_ / 2;
-    const std::size_t nn = std::size_t(n_);
     for (int dir = 0; dir < 6; ++dir) {
       found_.clear();
-      const Mask* zero = &zero_[std::size_t(dir) * nn];
+      const auto zero = zero_rows(dir);
       // Pieces whose group for one step is too big: so is any group that takes one of them,
       // for any distance (a longer move is stopped by more pieces).
       Mask big = 0;
@@ -748,12 +773,37 @@ class Search {
   std::vector<int> ids_;
   int n_ = 0;
   int words_ = 0;
+  int words() const { return W > 0 ? W : words_; }
   Limits limits_;
   Mask all_ = 0;
   Mask heavy_ = 0;
   std::vector<Tables::Pair> pairs_;  // (i, j), i < j, in order
 
   std::vector<Mask> zero_, fin_;
+  // With at most 8 pieces (W > 0), instead: piece i's masks of direction d in byte d of row i.
+  std::vector<std::uint64_t> zero8_, fin8_;
+  static constexpr std::uint64_t kLanes = 0x0000010101010101ull;  // bit 0 of the six bytes
+  struct Flat {  // masks
+    const Mask* m;
+    Mask operator()(int i) const { return m[i]; }
+  };
+  struct Lanes {  // bytes of rows
+    const std::uint64_t* m;
+    int shift;
+    Mask operator()(int i) const { return (m[i] >> shift) & 0xFF; }
+  };
+  auto fin_rows(int dir) const {
+    if constexpr (W > 0)
+      return Lanes{fin8_.data(), 8 * dir};
+    else
+      return Flat{&fin_[std::size_t(dir) * std::size_t(n_)]};
+  }
+  auto zero_rows(int dir) const {
+    if constexpr (W > 0)
+      return Lanes{zero8_.data(), 8 * dir};
+    else
+      return Flat{&zero_[std::size_t(dir) * std::size_t(n_)]};
+  }
   std::vector<Tables::Free> free_;  // per (i, j): i against j, at the position being expanded
   std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
   std::vector<std::uint64_t> pos_;
@@ -766,19 +816,33 @@ class Search {
 
 class Disassembler {
  public:
-  Disassembler(const Input& input, const Limits& limits, Tables& tables, Search& search)
-      : input_(input), tables_(tables), search_(search), grouping_(input), limits_(limits) {
+  Disassembler(const Input& input, const Limits& limits, Tables& tables, Search<3>& small,
+               Search<0>& large)
+      : input_(input), tables_(tables), small_(small), large_(large), grouping_(input),
+        limits_(limits) {
     tables_.bind(input);
   }
 
   // Takes apart the part `ids` (global indices, increasing) whose pieces are at offsets `start`.
   // nullptr when it does not come apart.
   std::unique_ptr<Separation> part(const std::vector<int>& ids, const std::vector<Vec3>& start) {
+    return ids.size() <= 8 ? part(small_, ids, start) : part(large_, ids, start);
+  }
+
+  std::uint64_t positions() const { return positions_; }
+  bool lifts_all_but_one() const { return lifts_all_but_one_; }
+  // The part that could not be taken apart, and where its pieces were (after a failed part()).
+  std::vector<int> stuck() const { return stuck_.empty() ? unsplit_ : stuck_; }
+  std::vector<Vec3> stuck_start() const { return stuck_.empty() ? unsplit_start_ : stuck_start_; }
+
+ private:
+  template <int W>
+  std::unique_ptr<Separation> part(Search<W>& search, const std::vector<int>& ids,
+                                   const std::vector<Vec3>& start) {
     // (The search's buffers serve the parts searched below too: what is needed of this search
     // is taken before them.)
-    Search& search = search_;
     search.reset(input_, tables_, ids, limits_);
-    std::optional<Search::Found> found;
+    std::optional<Found> found;
     try {
       found = search.run(start);
     } catch (...) {
@@ -803,7 +867,7 @@ class Disassembler {
         if ((m >> i) & 1) out.push_back(ids[std::size_t(i)]);
       return out;
     };
-    for (const Search::Step& s : search.path(found->node)) {
+    for (const Step& s : search.path(found->node)) {
       sep->moves.push_back({members(s.group), Direction(s.dir), s.amount, false});
       const Vec3 u = scaled(unit(Direction(s.dir)), s.amount);
       for (int i = 0; i < n; ++i)
@@ -846,13 +910,6 @@ class Disassembler {
     return sep;
   }
 
-  std::uint64_t positions() const { return positions_; }
-  bool lifts_all_but_one() const { return lifts_all_but_one_; }
-  // The part that could not be taken apart, and where its pieces were (after a failed part()).
-  std::vector<int> stuck() const { return stuck_.empty() ? unsplit_ : stuck_; }
-  std::vector<Vec3> stuck_start() const { return stuck_.empty() ? unsplit_start_ : stuck_start_; }
-
- private:
   bool sub(const std::vector<int>& ids, const std::vector<Vec3>& at,
            std::unique_ptr<Separation>& out) {
     if (ids.size() == 1 || grouping_.one_group(ids)) return true;
@@ -867,7 +924,8 @@ class Disassembler {
 
   const Input& input_;
   Tables& tables_;
-  Search& search_;
+  Search<3>& small_;  // parts of at most 8 pieces
+  Search<0>& large_;
   Grouping grouping_;
   Limits limits_;
   std::uint64_t positions_ = 0;
@@ -938,7 +996,8 @@ std::vector<Move> Result::moves() const {
 
 struct Workspace::Impl {
   Tables tables;
-  Search search;
+  Search<3> small;
+  Search<0> large;
 };
 Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
 Workspace::~Workspace() = default;
@@ -961,7 +1020,8 @@ Result disassemble(const Input& input, Workspace& workspace, const Limits& limit
     }
     return r;
   }
-  Disassembler d(input, limits, workspace.impl_->tables, workspace.impl_->search);
+  Disassembler d(input, limits, workspace.impl_->tables, workspace.impl_->small,
+                 workspace.impl_->large);
   std::vector<int> ids(std::size_t(n), 0);
   for (int i = 0; i < n; ++i) ids[std::size_t(i)] = i;
   try {
