@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace cubex::disassembly {
 
@@ -61,8 +62,9 @@ int coord(const Vec3& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
 struct Rows {
   Vec3 lo, hi;
   std::vector<Mask> grid[3];
+  std::size_t size;  // cells
 
-  explicit Rows(const std::vector<Vec3>& cells) {
+  explicit Rows(const std::vector<Vec3>& cells) : size(cells.size()) {
     int l[3] = {1 << 20, 1 << 20, 1 << 20}, h[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
     for (const Vec3& c : cells)
       for (int a = 0; a < 3; ++a) {
@@ -79,11 +81,18 @@ struct Rows {
             Mask(1) << (coord(v, a) - l[a]);
     }
   }
-  Mask row(int a, int vb, int vc) const {
-    const int b = (a + 1) % 3, c = (a + 2) % 3;
-    if (vb < coord(lo, b) || vb > coord(hi, b) || vc < coord(lo, c) || vc > coord(hi, c)) return 0;
-    return grid[a][std::size_t((vb - coord(lo, b)) * (coord(hi, c) - coord(lo, c) + 1) +
-                               (vc - coord(lo, c)))];
+  // Whether `cells` (distinct), moved by -lo, are these cells.
+  bool same(const std::vector<Vec3>& cells, const Vec3& at) const {
+    if (cells.size() != size) return false;
+    const int wz = hi.z - lo.z + 1;
+    for (const Vec3& c : cells) {
+      const Vec3 v = c - at;
+      if (v.x < lo.x || v.x > hi.x || v.y < lo.y || v.y > hi.y || v.z < lo.z || v.z > hi.z)
+        return false;
+      if (!((grid[0][std::size_t((v.y - lo.y) * wz + (v.z - lo.z))] >> (v.x - lo.x)) & 1))
+        return false;
+    }
+    return true;
   }
 };
 
@@ -97,6 +106,18 @@ void gaps(Mask ra, int base_a, Mask rb, int base_b, std::uint16_t& up, std::uint
     const int b_lo = base_b + std::countr_zero(rb), b_hi = base_b + 63 - std::countl_zero(rb);
     if (a_hi < b_lo) up = std::min<std::uint16_t>(up, std::uint16_t(b_lo - a_hi - 1));
     if (b_hi < a_lo) down = std::min<std::uint16_t>(down, std::uint16_t(a_lo - b_hi - 1));
+    return;
+  }
+  if (shift >= -kMaxSpan && shift <= kMaxSpan) {  // both in one frame of 64 bits
+    const int lo = std::min(base_a, base_b);
+    const std::uint64_t A = ra << (base_a - lo), B = rb << (base_b - lo);
+    for (std::uint64_t m = B; m; m &= m - 1) {  // each cell of rb: the nearest of ra below, above
+      const int k = std::countr_zero(m);
+      const std::uint64_t below = A & ((std::uint64_t(1) << k) - 1);
+      if (below) up = std::min<std::uint16_t>(up, std::uint16_t(k - (63 - std::countl_zero(below)) - 1));
+      const std::uint64_t above = k == 63 ? 0 : A & ~((std::uint64_t(2) << k) - 1);
+      if (above) down = std::min<std::uint16_t>(down, std::uint16_t(std::countr_zero(above) - k - 1));
+    }
     return;
   }
   using Wide = unsigned __int128;
@@ -127,24 +148,40 @@ void gaps(Mask ra, int base_a, Mask rb, int base_b, std::uint16_t& up, std::uint
 class Tables {
  public:
   // Interns the shapes of the input's pieces (cells moved to a smallest corner of 0).
+  // A shape is found by a hash of its cells that does not depend on their order, then checked
+  // cell by cell against the shape's rows.
   void bind(const Input& input) {
+    if (rows_.size() + input.pieces.size() > 0xFFFF || used_ > (std::size_t(1) << 22)) clear();
+    if (keys_.empty()) grow();
     shape_.clear();
     origin_.clear();
     for (const Piece& p : input.pieces) {
       Vec3 lo{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
               std::numeric_limits<int>::max()};
       for (const Vec3& c : p.cells) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-      std::vector<Vec3> cells;
-      cells.reserve(p.cells.size());
-      for (const Vec3& c : p.cells) cells.push_back(c - lo);
-      std::sort(cells.begin(), cells.end());
-      auto [it, fresh] = shapes_.try_emplace(std::move(cells), int(rows_.size()));
-      if (fresh) rows_.emplace_back(it->first);
-      shape_.push_back(it->second);
+      std::uint64_t h = p.cells.size();
+      for (const Vec3& c : p.cells) {
+        std::uint64_t v = (std::uint64_t(std::uint32_t(c.x - lo.x)) << 42) ^
+                          (std::uint64_t(std::uint32_t(c.y - lo.y)) << 21) ^
+                          std::uint64_t(std::uint32_t(c.z - lo.z));
+        v *= 0x9E3779B97F4A7C15ull;
+        h += v ^ (v >> 29);
+      }
+      int found = -1;
+      auto [first, last] = shapes_.equal_range(h);
+      for (auto it = first; it != last && found < 0; ++it)
+        if (rows_[std::size_t(it->second)].same(p.cells, lo)) found = it->second;
+      if (found < 0) {
+        std::vector<Vec3> cells;
+        cells.reserve(p.cells.size());
+        for (const Vec3& c : p.cells) cells.push_back(c - lo);
+        found = int(rows_.size());
+        rows_.emplace_back(cells);
+        shapes_.emplace(h, found);
+      }
+      shape_.push_back(found);
       origin_.push_back(lo);
     }
-    if (rows_.size() > 0xFFFF || used_ > (std::size_t(1) << 22)) clear();
-    if (keys_.empty()) grow();
   }
 
   // How far i can slide in each direction (+x, -x, ... as Direction) while j stays: value[d],
@@ -201,22 +238,24 @@ class Tables {
   static Both compute(const Rows& A, const Rows& B, const Vec3& e) {
     Free f;
     f.finite = f.zero = 0;
+    const int alo[3] = {A.lo.x, A.lo.y, A.lo.z}, ahi[3] = {A.hi.x, A.hi.y, A.hi.z};
+    const int blo[3] = {B.lo.x, B.lo.y, B.lo.z}, bhi[3] = {B.hi.x, B.hi.y, B.hi.z};
+    const int ev[3] = {e.x, e.y, e.z};
     for (int a = 0; a < 3; ++a) {
       std::uint16_t& up = f.value[2 * a];
       std::uint16_t& down = f.value[2 * a + 1];
       up = down = kFree;
       const int b = (a + 1) % 3, c = (a + 2) % 3;
-      // A's rows, displaced by e, that meet B's extent.
-      const int b_lo = std::max(coord(A.lo, b) + coord(e, b), coord(B.lo, b));
-      const int b_hi = std::min(coord(A.hi, b) + coord(e, b), coord(B.hi, b));
-      const int c_lo = std::max(coord(A.lo, c) + coord(e, c), coord(B.lo, c));
-      const int c_hi = std::min(coord(A.hi, c) + coord(e, c), coord(B.hi, c));
-      for (int vb = b_lo; vb <= b_hi; ++vb) {
-        for (int vc = c_lo; vc <= c_hi; ++vc) {
-          const Mask ra = A.row(a, vb - coord(e, b), vc - coord(e, c));
-          const Mask rb = B.row(a, vb, vc);
-          if (ra && rb) gaps(ra, coord(A.lo, a) + coord(e, a), rb, coord(B.lo, a), up, down);
-        }
+      // A's rows, displaced by e, that meet B's extent (the lines of both).
+      const int b_lo = std::max(alo[b] + ev[b], blo[b]), b_hi = std::min(ahi[b] + ev[b], bhi[b]);
+      const int c_lo = std::max(alo[c] + ev[c], blo[c]), c_hi = std::min(ahi[c] + ev[c], bhi[c]);
+      const int a_width = ahi[c] - alo[c] + 1, b_width = bhi[c] - blo[c] + 1;
+      const int base_a = alo[a] + ev[a], base_b = blo[a];
+      for (int vb = b_lo; vb <= b_hi && (up | down); ++vb) {
+        const Mask* ra = &A.grid[a][std::size_t((vb - ev[b] - alo[b]) * a_width + (c_lo - ev[c] - alo[c]))];
+        const Mask* rb = &B.grid[a][std::size_t((vb - blo[b]) * b_width + (c_lo - blo[c]))];
+        for (int k = 0; k <= c_hi - c_lo; ++k)
+          if (ra[k] && rb[k]) gaps(ra[k], base_a, rb[k], base_b, up, down);
       }
     }
     for (int d = 0; d < 6; ++d) {
@@ -259,7 +298,7 @@ class Tables {
     used_ = 0;
   }
 
-  std::map<std::vector<Vec3>, int> shapes_;
+  std::unordered_multimap<std::uint64_t, int> shapes_;  // by the hash of the cells
   std::vector<Rows> rows_;  // per shape
   std::vector<int> shape_;  // per piece of the bound input
   std::vector<Vec3> origin_;
@@ -966,8 +1005,40 @@ void check_input(const Input& input) {
                                     std::to_string(hi - lo + 1) + " cells along an axis, more than " +
                                     std::to_string(kMaxSpan));
     }
-    for (const Vec3& c : cells) all.push_back({c, p});
   }
+  // Overlaps: a bit per cell of the pieces' box, unless it is much larger than the pieces (then,
+  // and to name an overlap found, by sorting the cells).
+  Vec3 lo{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
+          std::numeric_limits<int>::max()};
+  Vec3 hi{std::numeric_limits<int>::min(), std::numeric_limits<int>::min(),
+          std::numeric_limits<int>::min()};
+  std::size_t cells = 0;
+  for (const Piece& p : input.pieces) {
+    cells += p.cells.size();
+    for (const Vec3& c : p.cells) {
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+    }
+  }
+  const std::uint64_t wx = std::uint64_t(std::int64_t(hi.x) - lo.x + 1);
+  const std::uint64_t wy = std::uint64_t(std::int64_t(hi.y) - lo.y + 1);
+  const std::uint64_t wz = std::uint64_t(std::int64_t(hi.z) - lo.z + 1);
+  if (wx <= (1u << 20) && wy <= (1u << 20) && wz <= (1u << 20) && wx * wy * wz <= 64 * cells + 4096) {
+    std::vector<std::uint64_t> seen(std::size_t((wx * wy * wz + 63) / 64), 0);
+    bool overlap = false;
+    for (const Piece& p : input.pieces) {
+      for (const Vec3& c : p.cells) {
+        const std::uint64_t k = (std::uint64_t(c.x - lo.x) * wy + std::uint64_t(c.y - lo.y)) * wz +
+                                std::uint64_t(c.z - lo.z);
+        const std::uint64_t bit = std::uint64_t(1) << (k & 63);
+        overlap |= (seen[std::size_t(k >> 6)] & bit) != 0;
+        seen[std::size_t(k >> 6)] |= bit;
+      }
+    }
+    if (!overlap) return;
+  }
+  for (std::size_t p = 0; p < input.pieces.size(); ++p)
+    for (const Vec3& c : input.pieces[p].cells) all.push_back({c, p});
   std::sort(all.begin(), all.end());
   for (std::size_t k = 1; k < all.size(); ++k) {
     if (all[k].first == all[k - 1].first) {
