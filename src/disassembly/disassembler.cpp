@@ -114,9 +114,11 @@ void gaps(Mask ra, int base_a, Mask rb, int base_b, std::uint16_t& up, std::uint
     for (std::uint64_t m = B; m; m &= m - 1) {  // each cell of rb: the nearest of ra below, above
       const int k = std::countr_zero(m);
       const std::uint64_t below = A & ((std::uint64_t(1) << k) - 1);
-      if (below) up = std::min<std::uint16_t>(up, std::uint16_t(k - (63 - std::countl_zero(below)) - 1));
+      if (below)
+        up = std::min<std::uint16_t>(up, std::uint16_t(k - (63 - std::countl_zero(below)) - 1));
       const std::uint64_t above = k == 63 ? 0 : A & ~((std::uint64_t(2) << k) - 1);
-      if (above) down = std::min<std::uint16_t>(down, std::uint16_t(std::countr_zero(above) - k - 1));
+      if (above)
+        down = std::min<std::uint16_t>(down, std::uint16_t(std::countr_zero(above) - k - 1));
     }
     return;
   }
@@ -213,7 +215,8 @@ class Tables {
   // The pair's pieces, i offset by e from j (e = offset of i - offset of j).
   Both get(const Pair& p, const Vec3& e) {
     const Vec3 d = p.d0 + e;
-    if (unsigned(d.x + 511) >= 1023u || unsigned(d.y + 511) >= 1023u || unsigned(d.z + 511) >= 1023u)
+    if (unsigned(d.x + 511) >= 1023u || unsigned(d.y + 511) >= 1023u ||
+        unsigned(d.z + 511) >= 1023u)
       return compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
     const std::uint64_t key = p.key | (std::uint64_t(d.x & 0x3FF) << 20) |
                               (std::uint64_t(d.y & 0x3FF) << 10) | std::uint64_t(d.z & 0x3FF);
@@ -252,7 +255,8 @@ class Tables {
       const int a_width = ahi[c] - alo[c] + 1, b_width = bhi[c] - blo[c] + 1;
       const int base_a = alo[a] + ev[a], base_b = blo[a];
       for (int vb = b_lo; vb <= b_hi && (up | down); ++vb) {
-        const Mask* ra = &A.grid[a][std::size_t((vb - ev[b] - alo[b]) * a_width + (c_lo - ev[c] - alo[c]))];
+        const Mask* ra =
+            &A.grid[a][std::size_t((vb - ev[b] - alo[b]) * a_width + (c_lo - ev[c] - alo[c]))];
         const Mask* rb = &B.grid[a][std::size_t((vb - blo[b]) * b_width + (c_lo - blo[c]))];
         for (int k = 0; k <= c_hi - c_lo; ++k)
           if (ra[k] && rb[k]) gaps(ra[k], base_a, rb[k], base_b, up, down);
@@ -521,9 +525,9 @@ class Search {
       for (int w = 0; w < words(); ++w) same &= o[w] == s[w];
       if (same) return false;
     }
-    const std::size_t bytes =
-        (std::size_t(count_) + 1) * (8 * std::size_t(words_) + sizeof(std::uint32_t) + sizeof(Step)) +
-        slots_.size() * sizeof(std::uint64_t);
+    const std::size_t bytes = (std::size_t(count_) + 1) *
+                                  (8 * std::size_t(words_) + sizeof(std::uint32_t) + sizeof(Step)) +
+                              slots_.size() * sizeof(std::uint64_t);
     if (bytes > limits_.max_bytes) {
       throw Cut{"a search of " + std::to_string(n_) + " pieces visited " + std::to_string(count_) +
                 " positions and reached the memory limit of " +
@@ -576,9 +580,20 @@ class Search {
           const Tables::Both b = tables_->get(pairs_[q], e);
           free_[std::size_t(i) * nn + std::size_t(j)] = b.ij;
           free_[std::size_t(j) * nn + std::size_t(i)] = b.ji;
+          if constexpr (W > 0) {  // (at most 8 pieces: the rows' bits of the pair, in place)
+            std::uint64_t& fi = fin8_[std::size_t(i)];
+            std::uint64_t& zi = zero8_[std::size_t(i)];
+            std::uint64_t& fj = fin8_[std::size_t(j)];
+            std::uint64_t& zj = zero8_[std::size_t(j)];
+            fi = (fi & ~(kLanes << j)) | (kSpread[b.ij.finite] << j);
+            zi = (zi & ~(kLanes << j)) | (kSpread[b.ij.zero] << j);
+            fj = (fj & ~(kLanes << i)) | (kSpread[b.ji.finite] << i);
+            zj = (zj & ~(kLanes << i)) | (kSpread[b.ji.zero] << i);
+          }
         }
       }
     }
+    if constexpr (W > 0) return;
     // Row i of each direction's masks, 8 pieces j at a time: bit d of i against j's `finite`
     // goes to bit 8 d + j % 8 (kSpread).
     for (int i = 0; i < n_; ++i) {
@@ -590,11 +605,6 @@ class Search {
           // (free_ of (i, i) is 0: nothing in the way.)
           fin |= kSpread[row[j].finite] << (j - 8 * c);
           zero |= kSpread[row[j].zero] << (j - 8 * c);
-        }
-        if constexpr (W > 0) {  // (at most 8 pieces: the rows stay as they are)
-          fin8_[std::size_t(i)] = fin;
-          zero8_[std::size_t(i)] = zero;
-          continue;
         }
         for (int d = 0; d < 6; ++d) {
           const Mask fm = Mask((fin >> (8 * d)) & 0xFF) << (8 * c);
@@ -694,6 +704,12 @@ class Search {
 
   void emit(std::uint32_t x, Mask group, int dir, int amount) {
     settle(group, dir);
+    // The move back to where x came from (the same group, or the others, the other way) finds
+    // a position already known.
+    const Step& came = how_[x];
+    if (amount == came.amount && ((group == came.group && dir == (came.dir ^ 1)) ||
+                                  (group == (all_ & ~came.group) && dir == came.dir)))
+      return;
     // The position with the moving pieces' coordinate along the axis changed; piece 0 stays at
     // the origin: when it moves, the others move back instead.
     std::uint64_t s[kMaxWords];
@@ -769,7 +785,9 @@ class Search {
       // for any distance (a longer move is stopped by more pieces).
       Mask big = 0;
       for (int p = 0; p < n_; ++p) {
-        Mask g = closure(zero, p, most, big);
+        // (Most pieces are stopped by one too big, or by none.)
+        const Mask z = zero(p) & ~(Mask(1) << p);
+        Mask g = (z & big) ? 0 : z ? closure(zero, p, most, big) : Mask(1) << p;
         if (!g) {
           big |= Mask(1) << p;
           continue;
@@ -822,7 +840,7 @@ class Search {
   // With at most 8 pieces (W > 0), instead: piece i's masks of direction d in byte d of row i.
   std::vector<std::uint64_t> zero8_, fin8_;
   static constexpr std::uint64_t kLanes = 0x0000010101010101ull;  // bit 0 of the six bytes
-  struct Flat {  // masks
+  struct Flat {                                                   // masks
     const Mask* m;
     Mask operator()(int i) const { return m[i]; }
   };
@@ -843,7 +861,7 @@ class Search {
     else
       return Flat{&zero_[std::size_t(dir) * std::size_t(n_)]};
   }
-  std::vector<Tables::Free> free_;  // per (i, j): i against j, at the position being expanded
+  std::vector<Tables::Free> free_;      // per (i, j): i against j, at the position being expanded
   std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
   std::vector<std::uint64_t> pos_;
   std::vector<std::uint32_t> parent_;
@@ -857,7 +875,11 @@ class Disassembler {
  public:
   Disassembler(const Input& input, const Limits& limits, Tables& tables, Search<3>& small,
                Search<0>& large)
-      : input_(input), tables_(tables), small_(small), large_(large), grouping_(input),
+      : input_(input),
+        tables_(tables),
+        small_(small),
+        large_(large),
+        grouping_(input),
         limits_(limits) {
     tables_.bind(input);
   }
@@ -1023,7 +1045,8 @@ void check_input(const Input& input) {
   const std::uint64_t wx = std::uint64_t(std::int64_t(hi.x) - lo.x + 1);
   const std::uint64_t wy = std::uint64_t(std::int64_t(hi.y) - lo.y + 1);
   const std::uint64_t wz = std::uint64_t(std::int64_t(hi.z) - lo.z + 1);
-  if (wx <= (1u << 20) && wy <= (1u << 20) && wz <= (1u << 20) && wx * wy * wz <= 64 * cells + 4096) {
+  if (wx <= (1u << 20) && wy <= (1u << 20) && wz <= (1u << 20) &&
+      wx * wy * wz <= 64 * cells + 4096) {
     std::vector<std::uint64_t> seen(std::size_t((wx * wy * wz + 63) / 64), 0);
     bool overlap = false;
     for (const Piece& p : input.pieces) {
