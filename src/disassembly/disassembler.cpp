@@ -254,6 +254,7 @@ class Tables {
       const int c_lo = std::max(alo[c] + ev[c], blo[c]), c_hi = std::min(ahi[c] + ev[c], bhi[c]);
       const int a_width = ahi[c] - alo[c] + 1, b_width = bhi[c] - blo[c] + 1;
       const int base_a = alo[a] + ev[a], base_b = blo[a];
+      if (c_lo > c_hi) continue;  // (no line of one meets the other)
       for (int vb = b_lo; vb <= b_hi && (up | down); ++vb) {
         const Mask* ra =
             &A.grid[a][std::size_t((vb - ev[b] - alo[b]) * a_width + (c_lo - ev[c] - alo[c]))];
@@ -887,7 +888,7 @@ class Disassembler {
   // Takes apart the part `ids` (global indices, increasing) whose pieces are at offsets `start`.
   // nullptr when it does not come apart.
   std::unique_ptr<Separation> part(const std::vector<int>& ids, const std::vector<Vec3>& start) {
-    return ids.size() <= 8 ? part(small_, ids, start) : part(large_, ids, start);
+    return ids.size() <= 8 && limits_.compact ? part(small_, ids, start) : part(large_, ids, start);
   }
 
   std::uint64_t positions() const { return positions_; }
