@@ -232,6 +232,8 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
 
 Compiled compile(const Model& model, const Limits& limits) {
   Compiled out;
+  // The stop flag, polled every few thousand cells or placements (cubex/stop.hpp).
+  PhasePoll naming(limits.watch, "naming the cells", model.cells.size());
   std::vector<bool> fits(model.pieces.size(), false);
   std::size_t optional_cells = model.cells.size() - model.num_must_fill();
   const bool count_holes = model.max_holes >= 0 && std::size_t(model.max_holes) < optional_cells;
@@ -257,7 +259,10 @@ Compiled compile(const Model& model, const Limits& limits) {
   // Items: pieces first, then the cells in layer order (z, y, x), as in Knuth's files.
   const bool digits = lo.x >= 0 && lo.y >= 0 && lo.z >= 0 && hi.x <= 9 && hi.y <= 9 && hi.z <= 9;
   std::vector<std::string> names(model.cells.size());
-  for (std::size_t k = 0; k < model.cells.size(); ++k) names[k] = cell_name(model.cells[k], digits);
+  for (std::size_t k = 0; k < model.cells.size(); ++k) {
+    names[k] = cell_name(model.cells[k], digits);
+    naming.step();
+  }
   std::vector<std::string> used = names;
   std::sort(used.begin(), used.end());
   auto taken = [&](const std::string& s) {
@@ -309,9 +314,11 @@ Compiled compile(const Model& model, const Limits& limits) {
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return zyx_less(model.cells[a], model.cells[b]); });
   out.cell_item.resize(model.cells.size());
+  PhasePoll items_poll(limits.watch, "making the cells' items", model.cells.size());
   for (std::size_t k : order) {
     out.cell_item[k] = model.optional[k] && !count_holes ? out.problem.add_secondary(names[k])
                                                          : out.problem.add_primary(names[k]);
+    items_poll.step();
   }
   auto cell_colour = [&](const Vec3& c) {
     return model.cell_colour.empty() ? 0 : int(model.cell_colour[std::size_t(at(c))]);
@@ -343,6 +350,10 @@ Compiled compile(const Model& model, const Limits& limits) {
 
   // Options: every orientation at every translation that stays inside the container.
   std::vector<ItemId> items;
+  std::uint64_t translations = 0;  // at most what the placement loop tries, for the phase board
+  for (std::size_t p = 0; p < model.pieces.size(); ++p)
+    translations += orients[p].size() * grid.size();
+  PhasePoll placing(limits.watch, "compiling the placements", translations);
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     const std::size_t before = out.placements.size();
     for (const Orientation& o : orients[p]) {
@@ -352,6 +363,7 @@ Compiled compile(const Model& model, const Limits& limits) {
       for (int z = lo.z; z + size.z <= hi.z; ++z)
         for (int y = lo.y; y + size.y <= hi.y; ++y)
           for (int x = lo.x; x + size.x <= hi.x; ++x) {
+            placing.step();
             const Vec3 t{x, y, z};
             bool fits = true;
             for (const Vec3& c : o.cells) fits = fits && inside(c + t);
