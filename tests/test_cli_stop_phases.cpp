@@ -35,10 +35,10 @@ using cubex::test::slurp;
 using cubex::test::source_file;
 using cubex::test::TempDir;
 
-// A box of monocubes, X x Y x Z cells and as many copies: prepares for a second or more in
-// Release (200,000 cells; about 300 MB), less under a sanitizer (a smaller box).
-std::string box_file(const TempDir& dir) {
-  const int x = scaled(100, 30), y = scaled(100, 30), z = scaled(20, 10);
+// A box of monocubes, X x Y x Z cells and as many copies: with 20 layers, it prepares for a
+// second or more in Release (200,000 cells; about 300 MB), less under a sanitizer (a smaller box).
+std::string box_file(const TempDir& dir, int layers = 20) {
+  const int x = scaled(100, 30), y = scaled(100, 30), z = scaled(layers, layers / 2);
   return dir.file("box.json",
                   "{\"name\": \"monocubes\", \"kind\": \"voxel\", \"container\": "
                   "{\"box\": [" +
@@ -144,7 +144,7 @@ TEST(StopPhases, SigtermWhileFindingTheSymmetriesGivesAnInterruptedResult) {
 TEST(StopPhases, ProgressNamesThePhasesBeforeTheSearch) {
   TempDir dir;
   const auto r =
-      cubex::test::run_cubex("solve '" + box_file(dir) + "' --progress 0.01 --progress-after 0");
+      cubex::test::run_cubex("solve '" + box_file(dir, 4) + "' --progress 0.01 --progress-after 0");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto prep = r.output.find("progress: preparing: ");
   ASSERT_NE(prep, std::string::npos) << r.output;

@@ -1,5 +1,6 @@
 // The voxel model: canonical form, orientations, compilation to exact cover, decoding.
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <numeric>
 
@@ -19,11 +20,6 @@ bool knuth_name(const std::string& s) {
 std::string cell_name(const Vec3& c, bool digits) {
   if (digits) return {char('0' + c.x), char('0' + c.y), char('0' + c.z)};
   return std::to_string(c.x) + "_" + std::to_string(c.y) + "_" + std::to_string(c.z);
-}
-
-// Cells in the order of the layers format: z, then y, then x.
-bool zyx_less(const Vec3& a, const Vec3& b) {
-  return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
 }
 
 // The axis along which `cells` are one cell thick: z (2) first, then y, then x; -1 if none.
@@ -263,10 +259,26 @@ Compiled compile(const Model& model, const Limits& limits) {
     names[k] = cell_name(model.cells[k], digits);
     naming.step();
   }
-  std::vector<std::string> used = names;
-  std::sort(used.begin(), used.end());
+  // Whether `s` names a cell: it reads as a cell's coordinates, written back the same way.
   auto taken = [&](const std::string& s) {
-    return std::binary_search(used.begin(), used.end(), s);
+    Vec3 c{};
+    if (digits) {
+      if (s.size() != 3) return false;
+      c = {s[0] - '0', s[1] - '0', s[2] - '0'};
+    } else {
+      const char* p = s.data();
+      const char* end = s.data() + s.size();
+      for (int a = 0; a < 3; ++a) {
+        if (a > 0 && (p == end || *p++ != '_')) return false;
+        int v = 0;
+        const auto r = std::from_chars(p, end, v);
+        if (r.ec != std::errc()) return false;
+        p = r.ptr;
+        (a == 0 ? c.x : a == 1 ? c.y : c.z) = v;
+      }
+      if (p != end) return false;
+    }
+    return cell_name(c, digits) == s && inside(c);
   };
   std::vector<std::string> piece_names;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
@@ -309,12 +321,17 @@ Compiled compile(const Model& model, const Limits& limits) {
       n = "#" + n;
     out.holes_item = out.problem.add_primary(n, 0, std::uint32_t(model.max_holes));
   }
-  std::vector<std::size_t> order(model.cells.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return zyx_less(model.cells[a], model.cells[b]); });
+  // The cells in layer order, read off the grid (z, then y, then x).
+  std::vector<std::size_t> order;
+  order.reserve(model.cells.size());
+  PhasePoll items_poll(limits.watch, "making the cells' items", grid.size() + model.cells.size());
+  for (int z = lo.z; z <= hi.z; ++z)
+    for (int y = lo.y; y <= hi.y; ++y)
+      for (int x = lo.x; x <= hi.x; ++x) {
+        items_poll.step();
+        if (const int k = at({x, y, z}); k >= 0) order.push_back(std::size_t(k));
+      }
   out.cell_item.resize(model.cells.size());
-  PhasePoll items_poll(limits.watch, "making the cells' items", model.cells.size());
   for (std::size_t k : order) {
     out.cell_item[k] = model.optional[k] && !count_holes ? out.problem.add_secondary(names[k])
                                                          : out.problem.add_primary(names[k]);
