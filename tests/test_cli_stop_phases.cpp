@@ -38,7 +38,7 @@ using cubex::test::TempDir;
 // A box of monocubes, X x Y x Z cells and as many copies: with 20 layers, it prepares for a
 // second or more in Release (200,000 cells; about 300 MB), less under a sanitizer (a smaller box).
 std::string box_file(const TempDir& dir, int layers = 20) {
-  const int x = scaled(100, 30), y = scaled(100, 30), z = scaled(layers, layers / 2);
+  const int x = scaled(100, 50), y = scaled(100, 50), z = scaled(layers, layers / 2);
   return dir.file("box.json",
                   "{\"name\": \"monocubes\", \"kind\": \"voxel\", \"container\": "
                   "{\"box\": [" +

@@ -79,8 +79,10 @@ void canonicalize(Model& model) {
   model.cell_colour.resize(model.cells.size(), 0);
   std::vector<std::size_t> order(model.cells.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return model.cells[a] < model.cells[b]; });
+  if (!std::is_sorted(model.cells.begin(), model.cells.end())) {  // (a box comes sorted)
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return model.cells[a] < model.cells[b]; });
+  }
   std::vector<Vec3> cells;
   std::vector<std::uint8_t> optional, colour;
   for (std::size_t k : order) {
@@ -332,6 +334,7 @@ Compiled compile(const Model& model, const Limits& limits) {
         if (const int k = at({x, y, z}); k >= 0) order.push_back(std::size_t(k));
       }
   out.cell_item.resize(model.cells.size());
+  out.problem.reserve_items(out.problem.num_items() + model.cells.size());
   for (std::size_t k : order) {
     out.cell_item[k] = model.optional[k] && !count_holes ? out.problem.add_secondary(names[k])
                                                          : out.problem.add_primary(names[k]);
