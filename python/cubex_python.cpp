@@ -290,8 +290,8 @@ class XmText final : public Puzzle {
   std::string verify_solution(const nlohmann::json& s) const override {
     return inner_->verify_solution(s);
   }
-  CubeGroup symmetry_group(SymmetryMode mode) const override {
-    return inner_->symmetry_group(mode);
+  CubeGroup symmetry_group(SymmetryMode mode, const Watch& watch = {}) const override {
+    return inner_->symmetry_group(mode, watch);
   }
   std::vector<std::pair<std::string, ItemId>> piece_items() const override {
     return inner_->piece_items();

@@ -8,6 +8,7 @@
 #include <queue>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "cubex/disassembly/disassembler.hpp"
@@ -319,6 +320,60 @@ TEST(Disassembly, RandomDissectionsAgreeWithBruteForce) {
   RecordProperty("stuck_whole", stuck_whole);
   std::printf("apart %d (separations of more than one move: %d), locked %d (whole: %d)\n", apart, longer,
               locked, stuck_whole);
+}
+
+// The compact search (parts of at most 8 pieces) and the general one (larger parts) find the
+// same: the same status, moves, level, positions visited and stuck part, on random small puzzles;
+// and parts of more than 8 pieces come apart along moves that replay.
+void expect_same(const dis::Result& a, const dis::Result& b, const std::string& where) {
+  ASSERT_EQ(a.status, b.status) << where;
+  EXPECT_EQ(a.level, b.level) << where;
+  EXPECT_EQ(a.positions, b.positions) << where;
+  EXPECT_EQ(a.stuck, b.stuck) << where;
+  EXPECT_EQ(a.stuck_start, b.stuck_start) << where;
+  const std::vector<dis::Move> ma = a.moves(), mb = b.moves();
+  ASSERT_EQ(ma.size(), mb.size()) << where;
+  for (std::size_t k = 0; k < ma.size(); ++k) {
+    EXPECT_EQ(ma[k].pieces, mb[k].pieces) << where << " move " << k;
+    EXPECT_EQ(ma[k].direction, mb[k].direction) << where << " move " << k;
+    EXPECT_EQ(ma[k].distance, mb[k].distance) << where << " move " << k;
+  }
+}
+
+TEST(Disassembly, CompactAndGeneralSearchesAgree) {
+  std::mt19937 rng(3636);
+  dis::Limits general;
+  general.compact = false;
+  const Vec3 boxes[] = {{3, 3, 3}, {4, 3, 2}, {3, 3, 2}, {4, 4, 2}};
+  const Vec3 inner[] = {{3, 3, 1}, {4, 3, 1}, {3, 3, 2}, {4, 4, 1}};
+  int apart = 0, locked = 0, searched = 0;
+  for (int round = 0; round < cubex::test::scaled(1000, 200); ++round) {
+    dis::Input in = round % 2 ? random_dissection(rng, boxes[round % 4], 3 + int(rng() % 5))
+                              : random_cage(rng, inner[(round / 2) % 4], 3 + int(rng() % 4));
+    if (round % 5 == 0) in.pieces[0].weight = 2;  // the heavier side stays
+    const dis::Result a = dis::disassemble(in), b = dis::disassemble(in, general);
+    expect_same(a, b, "round " + std::to_string(round));
+    ++(a.status == dis::Status::kApart ? apart : locked);
+    searched += a.positions >= 20;  // (a search that went some way)
+  }
+  std::printf("apart %d, locked %d, searched %d\n", apart, locked, searched);
+  EXPECT_GT(apart, cubex::test::scaled(300, 60));
+  EXPECT_GT(locked, cubex::test::scaled(200, 40));
+  EXPECT_GT(searched, cubex::test::scaled(60, 12));
+  // More than 8 pieces: the general search only.
+  int big = 0;
+  for (int round = 0; round < cubex::test::scaled(40, 10); ++round) {
+    const dis::Input in = round % 2 ? random_dissection(rng, {4, 3, 3}, 9 + int(rng() % 4))
+                                    : random_cage(rng, {4, 4, 2}, 9 + int(rng() % 3));
+    const dis::Result r = dis::disassemble(in);
+    ASSERT_NE(r.status, dis::Status::kCut);
+    if (r.status == dis::Status::kApart) {
+      ++big;
+      EXPECT_EQ(dis::replay(in, *r.tree), "") << "round " << round;
+    }
+  }
+  std::printf("more than 8 pieces: %d of %d come apart\n", big, cubex::test::scaled(40, 10));
+  EXPECT_GT(big, cubex::test::scaled(10, 2));
 }
 
 }  // namespace

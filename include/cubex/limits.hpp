@@ -22,6 +22,7 @@
 
 #include "cubex/core/problem.hpp"
 #include "cubex/error.hpp"
+#include "cubex/stop.hpp"
 
 namespace cubex {
 
@@ -35,6 +36,9 @@ struct Limits {
   std::uint64_t max_xml_elements = 1'000'000;             // elements (start tags)
   std::uint64_t max_xml_attributes = 4'000'000;           // attributes in all
   std::uint64_t max_xml_attribute_bytes = std::uint64_t(1) << 20;  // one attribute's value
+  // Not a bound on the input: the caller's stop flag and phase board, which compiling polls
+  // (cubex/stop.hpp: it throws Interrupted once the flag is set).
+  Watch watch;
 };
 
 // Sets the BurrTools limits from the two that people set (--max-xml-bytes, --max-xml-elements):

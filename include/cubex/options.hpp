@@ -70,7 +70,11 @@ struct Options {
   std::uint64_t max_xml_elements = Limits{}.max_xml_elements;  // max-xml-elements
 
   // ---- set by programs ----
-  const std::atomic<bool>* stop = nullptr;  // set from outside (a signal) to stop cleanly
+  // Set from outside (a signal) to stop cleanly: the search stops (Result::interrupted), and so
+  // do the phases before it (cubex/stop.hpp): load() throws Interrupted, a Plan whose symmetry
+  // group or tables were cut short runs no search and returns an interrupted Result.
+  const std::atomic<bool>* stop = nullptr;
+  PhaseBoard* phases = nullptr;  // where the phases before the search say what runs (stop.hpp)
   // Called on the calling thread about every `progress_seconds` and once at the end.
   std::function<void(const Progress&)> on_progress;
   double progress_seconds = 0.25;

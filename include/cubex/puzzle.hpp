@@ -54,9 +54,11 @@ class Puzzle {
   virtual std::string verify_solution(const nlohmann::json& solution) const = 0;
   // The puzzle's symmetry group under `mode`, acting on the problem's items (symmetry.hpp):
   // the container's rotations, plus its reflections where the pieces allow them. A kind without
-  // geometry (a Knuth-format matrix) has the identity alone.
-  virtual CubeGroup symmetry_group(SymmetryMode mode) const {
+  // geometry (a Knuth-format matrix) has the identity alone. Polls `watch` (cubex/stop.hpp):
+  // throws Interrupted once its stop flag is set.
+  virtual CubeGroup symmetry_group(SymmetryMode mode, const Watch& watch = {}) const {
     (void)mode;
+    (void)watch;
     return {trivial_group(problem().num_items()), {0}, {}};
   }
   // The items that stand for pieces (one per piece, or per set of identical pieces), with the

@@ -71,6 +71,10 @@ struct Result {
   Counts counts;
   std::uint64_t listed = 0;  // solutions passed to the sink
   bool interrupted = false;  // the stop flag ended it
+  // With `interrupted`: the phase before the search that the stop ended (cubex/stop.hpp:
+  // "finding the symmetries"); nothing was searched and no checkpoint written. Null when the
+  // search ran.
+  const char* stopped_in = nullptr;
   bool limited = false;      // the limit (or the sink) ended it
   std::uint64_t nodes = 0;    // search-tree nodes (by memo: sub-problems counted)
   std::uint64_t updates = 0;  // backend work
@@ -103,7 +107,9 @@ struct Result {
 };
 
 // A solve decided but not yet run: the symmetry group, the checkpoint to resume, the JSON
-// header. Clients that stream output (the CLI) open it, write the header, then run().
+// header. Clients that stream output (the CLI) open it, write the header, then run(). A stop
+// (Options::stop) while the group is found leaves the plan with the identity alone, and run()
+// returns an interrupted Result at once (Result::stopped_in).
 class Plan {
  public:
   // Throws Error (usage) for options that do not apply, (input) for a --resume checkpoint

@@ -22,6 +22,7 @@
 #include "cubex/core/problem.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/geometry.hpp"
+#include "cubex/stop.hpp"
 
 namespace cubex {
 
@@ -65,8 +66,10 @@ struct CubeGroup {
 // under rotations and go to reflected[i] under reflections. Element 0 is the identity; kNone gives
 // the identity alone. The result is a group: the symmetries of the point set that preserve the
 // options form a subgroup of the cube's. Fills option_perm with the image of every option under
-// every element.
-CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode);
+// every element. Polls `watch` every few thousand items or options (cubex/stop.hpp): throws
+// Interrupted once its stop flag is set; the board counts the 47 (or 23) candidates tried.
+CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode,
+                              const Watch& watch = {});
 
 struct SymmetryStats {
   std::uint64_t total = 0;      // all solutions (sum of orbit sizes)
@@ -87,10 +90,12 @@ class SymmetricSolver final : public SolutionJudge {
   // option to an option, or when two options cover the same items. option_perm, when not empty,
   // gives the image of every option under every element, as cube_symmetry_group() found it
   // (CubeGroup::option_perm): the constructor then only checks that each row is a permutation
-  // of the options, instead of finding every image again.
+  // of the options, instead of finding every image again. Polls `watch` every few thousand
+  // items or options (cubex/stop.hpp): throws Interrupted once its stop flag is set.
   SymmetricSolver(const Problem& problem, ItemGroup group,
-                  std::vector<std::vector<OptionId>> option_perm = {});
-  SymmetricSolver(Problem&&, ItemGroup, std::vector<std::vector<OptionId>> = {}) = delete;
+                  std::vector<std::vector<OptionId>> option_perm = {}, const Watch& watch = {});
+  SymmetricSolver(Problem&&, ItemGroup, std::vector<std::vector<OptionId>> = {},
+                  const Watch& = {}) = delete;
   ~SymmetricSolver() override;
 
   // Counts (and optionally visits) one canonical solution per orbit.
@@ -118,11 +123,20 @@ class SymmetricSolver final : public SolutionJudge {
   // The option of the original problem that option o of restricted() is.
   OptionId original_option(OptionId o) const { return original_[o]; }
   Verdict judge(std::span<const OptionId> solution, std::vector<OptionId>& original) const override;
-  // The group's order and a hash of its permutations (the tree identity of job.hpp).
-  std::string identity() const override;
+  // The group's order and a hash of its permutations (the tree identity of job.hpp), found once
+  // by the constructor.
+  std::string identity() const override { return identity_; }
+  // Solutions of at least this many options are judged by marks over the options (three passes
+  // per element) instead of a sort per element: a box of a million monocubes.
+  static constexpr std::size_t kMarkedJudge = 4096;
+  // judge() by one way or the other (`marks`), whatever the solution's size: the same verdict
+  // (the tests compare them).
+  Verdict judge_by(std::span<const OptionId> solution, std::vector<OptionId>& original,
+                   bool marks) const;
 
  private:
-  void restrict();
+  void restrict(const Watch& watch);
+  Verdict judge_marked(std::span<const std::uint32_t> elems, std::span<const OptionId> sol) const;
 
   const Problem& problem_;
   ItemGroup group_;
@@ -134,6 +148,7 @@ class SymmetricSolver final : public SolutionJudge {
   std::vector<bool> is_anchor_option_;            // options of problem_
   std::vector<std::vector<std::uint32_t>> stab_;  // stabiliser of each anchor representative
   std::vector<std::uint32_t> whole_group_;
+  std::string identity_;
 };
 
 // Counting classes without visiting them (count_classes_by_memo).

@@ -535,8 +535,8 @@ class XmPuzzle final : public Puzzle {
   std::string verify_solution(const nlohmann::json& s) const override {
     return inner_->verify_solution(s);
   }
-  CubeGroup symmetry_group(SymmetryMode mode) const override {
-    return inner_->symmetry_group(mode);
+  CubeGroup symmetry_group(SymmetryMode mode, const Watch& watch = {}) const override {
+    return inner_->symmetry_group(mode, watch);
   }
   std::optional<render::Scene> scene(const nlohmann::json& s) const override {
     return inner_->scene(s);

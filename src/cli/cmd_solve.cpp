@@ -191,13 +191,21 @@ int cmd_solve(const std::vector<std::string>& args) {
   std::unique_ptr<Puzzle> puzzle;
   std::optional<Plan> plan;
   ProgressLine line;
+  // A signal from here on ends the run within about a second in every phase (cubex/stop.hpp):
+  // reading and compiling throw Interrupted (exit 130, nothing written), a stop while the plan
+  // is made gives an interrupted Result, the search stops as it always did.
+  install_stop_handlers();
+  o.stop = &g_stop;
+  PhaseLine phases(mpi.root() ? progress_every : 0, progress_after);
+  o.phases = phases.board();
   try {
     puzzle = load(file, o);
-    install_stop_handlers();
-    o.stop = &g_stop;
     line = progress_line(progress_every, progress_after);
     if (line.report && mpi.root()) {
-      o.on_progress = line.report;
+      o.on_progress = [&phases, report = line.report](const Progress& p) {
+        phases.stop();  // the search's own lines take over
+        report(p);
+      };
       o.progress_seconds = line.seconds;
     }
     o.on_checkpoint_error = [&](const std::string& e) {
@@ -207,6 +215,10 @@ int cmd_solve(const std::vector<std::string>& args) {
     g_activity = "preparing the search";
     plan.emplace(*puzzle, o);
     if (!o.resume.empty() && mpi.root()) std::cerr << resume_text(o.resume) << std::flush;
+  } catch (const Interrupted& e) {
+    phases.stop();
+    mpi.fail(std::string("interrupted while ") + e.phase(), kExitInterrupted);
+    throw;
   } catch (const std::exception& e) {
     // Under MPI the other ranks would wait for this one: end them all, with the reader's message.
     const auto* err = dynamic_cast<const Error*>(&e);
@@ -272,6 +284,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     mpi.fail(e.what(), err && err->kind() != Error::Kind::internal ? kExitBadInput : kExitInternal);
     throw;
   }
+  phases.stop();
   line.finish();
   if (!root) return kExitOk;  // rank 0 has the counts of all
   add_rotation_counts(*puzzle, *plan, o, mpi.on, r);
@@ -295,7 +308,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     throw UsageError("the counts above are as the search found them, but the checkpoint could "
                      "not be written: " + r.checkpoint_error);
   }
-  if (r.interrupted && !checkpoint.empty()) {
+  if (r.interrupted && !checkpoint.empty() && !r.stopped_in) {
     std::cerr << "saved the search in " << checkpoint << "; go on with: cubex solve " << file
               << " --resume " << checkpoint << "\n";
   }

@@ -146,6 +146,9 @@ int solve_designer(const std::vector<std::string>& files, const Options& given,
       throw;
     } catch (const UsageError&) {
       throw;  // the command line is wrong for every file
+    } catch (const Interrupted&) {
+      interrupted = true;  // a signal while the file was read and compiled: stop here
+      break;
     } catch (const std::exception& e) {
       row.error = printable(e.what(), true);
       std::cerr << "cubex: " << row.error << "\n";

@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "cubex/error.hpp"
+#include "cubex/stop.hpp"
 
 namespace {
 
@@ -88,6 +89,10 @@ int main(int argc, char** argv) {
           std::cerr << "cubex: internal error: " << cubex::printable(e.what(), true) << "\n";
           return cubex::cli::kExitInternal;
       }
+    } catch (const cubex::Interrupted& e) {
+      // A signal during the work before the search (cubex/stop.hpp): nothing was written.
+      std::cerr << "cubex: interrupted while " << e.phase() << " (nothing was searched)\n";
+      return cubex::cli::kExitInterrupted;
     } catch (const boost::program_options::error& e) {
       std::cerr << "cubex " << c.name << ": " << cubex::printable(e.what(), true) << "\nTry 'cubex "
                 << c.name << " --help'.\n";

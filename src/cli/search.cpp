@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -130,6 +131,48 @@ ProgressLine progress_line(double every, double after) {
     std::cerr << '\r' << line << std::flush;
   };
   return p;
+}
+
+PhaseLine::PhaseLine(double every, double after) : every_(every) {
+  if (every_ <= 0) return;
+  thread_ = std::thread([this, after] {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    auto next =
+        start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(after));
+    std::unique_lock lock(mu_);
+    while (!changed_.wait_until(lock, next, [this] { return done_; })) {
+      const char* phase = board_.phase.load(std::memory_order_relaxed);
+      next += std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(every_));
+      if (!phase) continue;
+      const std::uint64_t total = board_.total.load(std::memory_order_relaxed);
+      const std::uint64_t done = board_.done.load(std::memory_order_relaxed);
+      std::string line = std::string("progress: preparing: ") + phase;
+      if (total > 0) {
+        char frac[16];
+        std::snprintf(frac, sizeof frac, "  %.0f%%",
+                      100.0 * std::min<double>(1, double(done) / total));
+        line += frac;
+      }
+      line +=
+          "  elapsed " + elapsed_text(std::chrono::duration<double>(clock::now() - start).count());
+      std::cerr << line + "\n" << std::flush;
+    }
+  });
+}
+
+void PhaseLine::stop() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mu_);
+    done_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+PhaseLine::~PhaseLine() {
+  stop();
 }
 
 }  // namespace cubex::cli

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "cubex/solve.hpp"
 
@@ -38,5 +41,29 @@ struct ProgressLine {
   void finish() const;
 };
 ProgressLine progress_line(double every, double after = 1);
+
+// The progress of the phases before the search (reading and compiling, the symmetry group: the
+// board of cubex/stop.hpp, which they post to), with --progress SECONDS (`every` > 0): once they
+// have run `after` seconds, a line every SECONDS on a thread of its own, e.g.
+// "progress: preparing: finding the symmetries  41%  elapsed 0:03". stop() (or the destructor)
+// ends it before the search's own progress lines begin.
+class PhaseLine {
+ public:
+  PhaseLine(double every, double after);
+  ~PhaseLine();
+  PhaseLine(const PhaseLine&) = delete;
+  PhaseLine& operator=(const PhaseLine&) = delete;
+  // The board to pass as Options::phases (null without --progress).
+  PhaseBoard* board() { return every_ > 0 ? &board_ : nullptr; }
+  void stop();
+
+ private:
+  double every_;
+  PhaseBoard board_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  bool done_ = false;
+  std::thread thread_;
+};
 
 }  // namespace cubex::cli

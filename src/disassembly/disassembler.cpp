@@ -3,6 +3,7 @@
 #include "cubex/disassembly/disassembler.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace cubex::disassembly {
 
@@ -39,6 +41,16 @@ bool Separation::has_long_moves() const {
 namespace {
 
 using Mask = std::uint64_t;
+
+// kSpread[f]: bit d of f (6 bits, one per direction) at bit 8 d.
+constexpr std::array<std::uint64_t, 64> spread_table() {
+  std::array<std::uint64_t, 64> t{};
+  for (unsigned f = 0; f < 64; ++f)
+    for (int d = 0; d < 6; ++d)
+      if ((f >> d) & 1) t[f] |= std::uint64_t(1) << (8 * d);
+  return t;
+}
+constexpr std::array<std::uint64_t, 64> kSpread = spread_table();
 constexpr std::uint16_t kFree = 0xFFFF;  // no piece in the way, however far
 constexpr int kMaxSpan = 32;             // a piece's extent along an axis (masks of 64 bits)
 
@@ -50,8 +62,9 @@ int coord(const Vec3& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
 struct Rows {
   Vec3 lo, hi;
   std::vector<Mask> grid[3];
+  std::size_t size;  // cells
 
-  explicit Rows(const std::vector<Vec3>& cells) {
+  explicit Rows(const std::vector<Vec3>& cells) : size(cells.size()) {
     int l[3] = {1 << 20, 1 << 20, 1 << 20}, h[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
     for (const Vec3& c : cells)
       for (int a = 0; a < 3; ++a) {
@@ -68,11 +81,18 @@ struct Rows {
             Mask(1) << (coord(v, a) - l[a]);
     }
   }
-  Mask row(int a, int vb, int vc) const {
-    const int b = (a + 1) % 3, c = (a + 2) % 3;
-    if (vb < coord(lo, b) || vb > coord(hi, b) || vc < coord(lo, c) || vc > coord(hi, c)) return 0;
-    return grid[a][std::size_t((vb - coord(lo, b)) * (coord(hi, c) - coord(lo, c) + 1) +
-                               (vc - coord(lo, c)))];
+  // Whether `cells` (distinct), moved by -lo, are these cells.
+  bool same(const std::vector<Vec3>& cells, const Vec3& at) const {
+    if (cells.size() != size) return false;
+    const int wz = hi.z - lo.z + 1;
+    for (const Vec3& c : cells) {
+      const Vec3 v = c - at;
+      if (v.x < lo.x || v.x > hi.x || v.y < lo.y || v.y > hi.y || v.z < lo.z || v.z > hi.z)
+        return false;
+      if (!((grid[0][std::size_t((v.y - lo.y) * wz + (v.z - lo.z))] >> (v.x - lo.x)) & 1))
+        return false;
+    }
+    return true;
   }
 };
 
@@ -86,6 +106,20 @@ void gaps(Mask ra, int base_a, Mask rb, int base_b, std::uint16_t& up, std::uint
     const int b_lo = base_b + std::countr_zero(rb), b_hi = base_b + 63 - std::countl_zero(rb);
     if (a_hi < b_lo) up = std::min<std::uint16_t>(up, std::uint16_t(b_lo - a_hi - 1));
     if (b_hi < a_lo) down = std::min<std::uint16_t>(down, std::uint16_t(a_lo - b_hi - 1));
+    return;
+  }
+  if (shift >= -kMaxSpan && shift <= kMaxSpan) {  // both in one frame of 64 bits
+    const int lo = std::min(base_a, base_b);
+    const std::uint64_t A = ra << (base_a - lo), B = rb << (base_b - lo);
+    for (std::uint64_t m = B; m; m &= m - 1) {  // each cell of rb: the nearest of ra below, above
+      const int k = std::countr_zero(m);
+      const std::uint64_t below = A & ((std::uint64_t(1) << k) - 1);
+      if (below)
+        up = std::min<std::uint16_t>(up, std::uint16_t(k - (63 - std::countl_zero(below)) - 1));
+      const std::uint64_t above = k == 63 ? 0 : A & ~((std::uint64_t(2) << k) - 1);
+      if (above)
+        down = std::min<std::uint16_t>(down, std::uint16_t(std::countr_zero(above) - k - 1));
+    }
     return;
   }
   using Wide = unsigned __int128;
@@ -116,23 +150,40 @@ void gaps(Mask ra, int base_a, Mask rb, int base_b, std::uint16_t& up, std::uint
 class Tables {
  public:
   // Interns the shapes of the input's pieces (cells moved to a smallest corner of 0).
+  // A shape is found by a hash of its cells that does not depend on their order, then checked
+  // cell by cell against the shape's rows.
   void bind(const Input& input) {
+    if (rows_.size() + input.pieces.size() > 0xFFFF || used_ > (std::size_t(1) << 22)) clear();
+    if (keys_.empty()) grow();
     shape_.clear();
     origin_.clear();
     for (const Piece& p : input.pieces) {
       Vec3 lo{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
               std::numeric_limits<int>::max()};
       for (const Vec3& c : p.cells) lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-      std::vector<Vec3> cells;
-      cells.reserve(p.cells.size());
-      for (const Vec3& c : p.cells) cells.push_back(c - lo);
-      std::sort(cells.begin(), cells.end());
-      auto [it, fresh] = shapes_.try_emplace(std::move(cells), int(rows_.size()));
-      if (fresh) rows_.emplace_back(it->first);
-      shape_.push_back(it->second);
+      std::uint64_t h = p.cells.size();
+      for (const Vec3& c : p.cells) {
+        std::uint64_t v = (std::uint64_t(std::uint32_t(c.x - lo.x)) << 42) ^
+                          (std::uint64_t(std::uint32_t(c.y - lo.y)) << 21) ^
+                          std::uint64_t(std::uint32_t(c.z - lo.z));
+        v *= 0x9E3779B97F4A7C15ull;
+        h += v ^ (v >> 29);
+      }
+      int found = -1;
+      auto [first, last] = shapes_.equal_range(h);
+      for (auto it = first; it != last && found < 0; ++it)
+        if (rows_[std::size_t(it->second)].same(p.cells, lo)) found = it->second;
+      if (found < 0) {
+        std::vector<Vec3> cells;
+        cells.reserve(p.cells.size());
+        for (const Vec3& c : p.cells) cells.push_back(c - lo);
+        found = int(rows_.size());
+        rows_.emplace_back(cells);
+        shapes_.emplace(h, found);
+      }
+      shape_.push_back(found);
       origin_.push_back(lo);
     }
-    if (rows_.size() > 0xFFFF || used_ > (std::size_t(1) << 22)) clear();
   }
 
   // How far i can slide in each direction (+x, -x, ... as Direction) while j stays: value[d],
@@ -140,56 +191,88 @@ class Tables {
   struct Free {
     std::uint16_t value[6];
     std::uint8_t finite, zero;
+    std::uint16_t unused = 0;
+  };
+  // A pair both ways: i against j (ij) and j against i (ji, the directions of each axis
+  // swapped).
+  struct Both {
+    Free ij, ji;
   };
 
-  // Pieces i and j of the bound input; e = offset of i - offset of j.
-  Free get(int i, int j, const Vec3& e) {
+  // Pieces i and j of the bound input, as get() takes them: their shapes and the offset of i's
+  // shape from j's in the assembled position.
+  struct Pair {
+    std::uint64_t key;  // the shapes' part of the key
+    Vec3 d0;
+    int si, sj;
+  };
+  Pair pair(int i, int j) const {
     const int si = shape_[std::size_t(i)], sj = shape_[std::size_t(j)];
-    const Vec3 d = origin_[std::size_t(i)] + e - origin_[std::size_t(j)];
-    if (std::abs(d.x) >= 512 || std::abs(d.y) >= 512 || std::abs(d.z) >= 512)
-      return compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
-    const std::uint64_t key = (std::uint64_t(si) << 48) | (std::uint64_t(sj) << 32) |
-                              (std::uint64_t(d.x & 0x3FF) << 20) |
+    return {(std::uint64_t(si) << 48) | (std::uint64_t(sj) << 32),
+            origin_[std::size_t(i)] - origin_[std::size_t(j)], si, sj};
+  }
+
+  // The pair's pieces, i offset by e from j (e = offset of i - offset of j).
+  Both get(const Pair& p, const Vec3& e) {
+    const Vec3 d = p.d0 + e;
+    if (unsigned(d.x + 511) >= 1023u || unsigned(d.y + 511) >= 1023u ||
+        unsigned(d.z + 511) >= 1023u)
+      return compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
+    const std::uint64_t key = p.key | (std::uint64_t(d.x & 0x3FF) << 20) |
                               (std::uint64_t(d.y & 0x3FF) << 10) | std::uint64_t(d.z & 0x3FF);
-    if ((used_ + 1) * 2 > keys_.size()) grow();
     std::size_t k = slot(key);
+    const std::size_t mask = keys_.size() - 1;
     while (keys_[k] != kEmpty) {
       if (keys_[k] == key) return values_[k];
-      k = (k + 1) & (keys_.size() - 1);
+      k = (k + 1) & mask;
+    }
+    if ((used_ + 1) * 2 > keys_.size()) {
+      grow();
+      k = slot(key);
+      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
     }
     keys_[k] = key;
-    values_[k] = compute(rows_[std::size_t(si)], rows_[std::size_t(sj)], d);
+    values_[k] = compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
     ++used_;
     return values_[k];
   }
 
  private:
-  static Free compute(const Rows& A, const Rows& B, const Vec3& e) {
+  static Both compute(const Rows& A, const Rows& B, const Vec3& e) {
     Free f;
     f.finite = f.zero = 0;
+    const int alo[3] = {A.lo.x, A.lo.y, A.lo.z}, ahi[3] = {A.hi.x, A.hi.y, A.hi.z};
+    const int blo[3] = {B.lo.x, B.lo.y, B.lo.z}, bhi[3] = {B.hi.x, B.hi.y, B.hi.z};
+    const int ev[3] = {e.x, e.y, e.z};
     for (int a = 0; a < 3; ++a) {
       std::uint16_t& up = f.value[2 * a];
       std::uint16_t& down = f.value[2 * a + 1];
       up = down = kFree;
       const int b = (a + 1) % 3, c = (a + 2) % 3;
-      // A's rows, displaced by e, that meet B's extent.
-      const int b_lo = std::max(coord(A.lo, b) + coord(e, b), coord(B.lo, b));
-      const int b_hi = std::min(coord(A.hi, b) + coord(e, b), coord(B.hi, b));
-      const int c_lo = std::max(coord(A.lo, c) + coord(e, c), coord(B.lo, c));
-      const int c_hi = std::min(coord(A.hi, c) + coord(e, c), coord(B.hi, c));
-      for (int vb = b_lo; vb <= b_hi; ++vb) {
-        for (int vc = c_lo; vc <= c_hi; ++vc) {
-          const Mask ra = A.row(a, vb - coord(e, b), vc - coord(e, c));
-          const Mask rb = B.row(a, vb, vc);
-          if (ra && rb) gaps(ra, coord(A.lo, a) + coord(e, a), rb, coord(B.lo, a), up, down);
-        }
+      // A's rows, displaced by e, that meet B's extent (the lines of both).
+      const int b_lo = std::max(alo[b] + ev[b], blo[b]), b_hi = std::min(ahi[b] + ev[b], bhi[b]);
+      const int c_lo = std::max(alo[c] + ev[c], blo[c]), c_hi = std::min(ahi[c] + ev[c], bhi[c]);
+      const int a_width = ahi[c] - alo[c] + 1, b_width = bhi[c] - blo[c] + 1;
+      const int base_a = alo[a] + ev[a], base_b = blo[a];
+      if (c_lo > c_hi) continue;  // (no line of one meets the other)
+      for (int vb = b_lo; vb <= b_hi && (up | down); ++vb) {
+        const Mask* ra =
+            &A.grid[a][std::size_t((vb - ev[b] - alo[b]) * a_width + (c_lo - ev[c] - alo[c]))];
+        const Mask* rb = &B.grid[a][std::size_t((vb - blo[b]) * b_width + (c_lo - blo[c]))];
+        for (int k = 0; k <= c_hi - c_lo; ++k)
+          if (ra[k] && rb[k]) gaps(ra[k], base_a, rb[k], base_b, up, down);
       }
     }
     for (int d = 0; d < 6; ++d) {
       if (f.value[d] != kFree) f.finite |= std::uint8_t(1 << d);
       if (f.value[d] == 0) f.zero |= std::uint8_t(1 << d);
     }
-    return f;
+    Free r;
+    for (int d = 0; d < 6; ++d) r.value[d] = f.value[d ^ 1];
+    auto swap = [](std::uint8_t m) { return std::uint8_t(((m & 0x15) << 1) | ((m >> 1) & 0x15)); };
+    r.finite = swap(f.finite);
+    r.zero = swap(f.zero);
+    return {f, r};
   }
 
   static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // (no key: shapes < 0xFFFF)
@@ -200,9 +283,9 @@ class Tables {
   }
   void grow() {
     std::vector<std::uint64_t> keys = std::move(keys_);
-    std::vector<Free> values = std::move(values_);
+    std::vector<Both> values = std::move(values_);
     keys_.assign(std::max<std::size_t>(256, keys.size() * 2), kEmpty);
-    values_.assign(keys_.size(), Free{});
+    values_.assign(keys_.size(), Both{});
     for (std::size_t q = 0; q < keys.size(); ++q) {
       if (keys[q] == kEmpty) continue;
       std::size_t k = slot(keys[q]);
@@ -220,12 +303,12 @@ class Tables {
     used_ = 0;
   }
 
-  std::map<std::vector<Vec3>, int> shapes_;
+  std::unordered_multimap<std::uint64_t, int> shapes_;  // by the hash of the cells
   std::vector<Rows> rows_;  // per shape
   std::vector<int> shape_;  // per piece of the bound input
   std::vector<Vec3> origin_;
   std::vector<std::uint64_t> keys_;
-  std::vector<Free> values_;
+  std::vector<Both> values_;
   std::size_t used_ = 0;
 };
 
@@ -304,37 +387,78 @@ struct Cut {
   std::string message;
 };
 
-// One breadth-first search over the positions of a part's pieces.
+// What a search finds: the position a group is removed from, the group (local mask) and the
+// direction.
+struct Found {
+  std::uint32_t node = 0;
+  Mask removed = 0;
+  int dir = 0;
+};
+// A move of the search: `group` (local mask) moves `amount` steps in direction `dir`.
+struct Step {
+  Mask group;
+  int dir;
+  int amount;
+};
+
+// One breadth-first search over the positions of a part's pieces. Its buffers are kept from one
+// search to the next (reset() starts a search), so that the searches of a puzzle allocate only
+// when they outgrow the ones before. W > 0: a position takes W words (parts of at most 8 W / 3
+// pieces), else as many as its pieces need.
+template <int W>
 class Search {
  public:
-  Search(const Input& input, Tables& tables, std::span<const int> ids, const Limits& limits)
-      : input_(input), tables_(tables), ids_(ids.begin(), ids.end()), n_(int(ids.size())),
-        limits_(limits) {
-    zero_.assign(std::size_t(6 * n_), 0);
-    fin_.assign(std::size_t(6 * n_), 0);
-    mid_.resize(std::size_t(6 * n_ * n_));
-    mid_n_.assign(std::size_t(6 * n_), 0);
-    cur_.resize(std::size_t(n_));
-    scratch_.resize(std::size_t(3 * n_));
+  // Starts a search of the pieces `ids` (global indices) of the input bound to `tables`.
+  void reset(const Input& input, Tables& tables, std::span<const int> ids, const Limits& limits) {
+    input_ = &input;
+    tables_ = &tables;
+    limits_ = limits;
+    ids_.assign(ids.begin(), ids.end());
+    n_ = int(ids.size());
     all_ = n_ == 64 ? ~Mask(0) : (Mask(1) << n_) - 1;
-    for (int i = 1; i < n_; ++i) weighted_ = weighted_ || weight(i) != weight(0);
-  }
+    words_ = W > 0 ? W : (3 * n_ + 7) / 8;
+    // The heaviest pieces: a moving group that has them all, while the rest has none, is the
+    // heavier side (BurrTools' weights; with weights of 0 or less no side is heavier).
+    int most = 0;
+    for (int i = 0; i < n_; ++i) most = std::max(most, weight(i));
+    heavy_ = 0;
+    if (most > 0)
+      for (int i = 0; i < n_; ++i)
+        if (weight(i) == most) heavy_ |= Mask(1) << i;
+    const std::size_t nn = std::size_t(n_);
+    pairs_.clear();
+    for (int i = 0; i < n_; ++i) {
+      for (int j = i + 1; j < n_; ++j) {
+        pairs_.push_back(tables.pair(ids_[std::size_t(i)], ids_[std::size_t(j)]));
+      }
+    }
 
-  struct Found {
-    std::uint32_t node = 0;  // the position the group is removed from
-    Mask removed = 0;        // local mask
-    int dir = 0;
-  };
+    zero_.assign(6 * nn, 0);
+    fin_.assign(6 * nn, 0);
+    zero8_.assign(nn, 0);
+    fin8_.assign(nn, 0);
+    free_.assign(nn * nn, Tables::Free{});
+    free_at_.assign(pairs_.size(), 0);
+    pos_.clear();
+    parent_.clear();
+    how_.clear();
+    slots_.assign(1024, kEmptySlot);
+    count_ = 0;
+  }
 
   // Searches from `start` (offsets of the part's pieces). Returns the first separation, or
   // nullopt when none is reachable. Throws Cut when the table outgrows the limit.
   std::optional<Found> run(std::span<const Vec3> start) {
-    std::vector<std::int8_t> s(std::size_t(3 * n_));
+    std::uint64_t s[kMaxWords] = {};
     for (int i = 0; i < n_; ++i) {
       const Vec3 d = start[std::size_t(i)] - start[0];
-      store(s.data(), i, d);
+      if (std::abs(d.x) > 120 || std::abs(d.y) > 120 || std::abs(d.z) > 120)
+        throw Cut{"a piece moved more than 120 cells from the others"};
+      set(s, 3 * i, d.x);
+      set(s, 3 * i + 1, d.y);
+      set(s, 3 * i + 2, d.z);
     }
-    add_node(s.data(), kNone, 0, 0, 0);
+    add_node(s, kNone, 0, 0, 0);
     for (std::uint32_t x = 0; x < count_; ++x) {
       fill_free(x);
       if (auto f = removal(x)) return f;
@@ -346,11 +470,6 @@ class Search {
   std::uint64_t positions() const { return count_; }
 
   // The moves from the start to node x, in order (local masks).
-  struct Step {
-    Mask group;
-    int dir;
-    int amount;
-  };
   std::vector<Step> path(std::uint32_t x) const {
     std::vector<Step> out;
     while (parent_[x] != kNone) {
@@ -361,58 +480,62 @@ class Search {
     return out;
   }
 
-  int weight(int local) const { return input_.pieces[std::size_t(ids_[std::size_t(local)])].weight; }
+  int weight(int local) const {
+    return input_->pieces[std::size_t(ids_[std::size_t(local)])].weight;
+  }
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+  static constexpr std::uint64_t kEmptySlot = ~std::uint64_t(0);
+  static constexpr int kMaxWords = 24;  // 64 pieces, 3 bytes each
 
-  static void store(std::int8_t* s, int i, const Vec3& d) {
-    if (std::abs(d.x) > 120 || std::abs(d.y) > 120 || std::abs(d.z) > 120)
-      throw Cut{"a piece moved more than 120 cells from the others"};
-    s[3 * i] = std::int8_t(d.x);
-    s[3 * i + 1] = std::int8_t(d.y);
-    s[3 * i + 2] = std::int8_t(d.z);
+  // A position: the offsets of the pieces from piece 0, a signed byte per coordinate (byte
+  // 3 i + axis), in words_ words.
+  static int get(const std::uint64_t* s, int k) {
+    return std::int8_t(reinterpret_cast<const unsigned char*>(s)[k]);
   }
-  Vec3 offset(std::uint32_t x, int i) const {
-    const std::int8_t* s = &pos_[std::size_t(x) * std::size_t(3 * n_)];
-    return {s[3 * i], s[3 * i + 1], s[3 * i + 2]};
+  static void set(std::uint64_t* s, int k, int v) {
+    reinterpret_cast<unsigned char*>(s)[k] = static_cast<unsigned char>(v);
+  }
+  const std::uint64_t* node(std::uint32_t x) const {
+    return &pos_[std::size_t(x) * std::size_t(words())];
   }
 
-  std::uint64_t hash(const std::int8_t* s) const {
+  std::uint64_t hash(const std::uint64_t* s) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    const std::size_t w = std::size_t(3 * n_);
-    std::size_t k = 0;
-    for (; k + 8 <= w; k += 8) {
-      std::uint64_t v;
-      std::memcpy(&v, s + k, 8);
-      h = (h ^ v) * 0xBF58476D1CE4E5B9ull;
+    for (int k = 0; k < words(); ++k) {
+      h = (h ^ s[k]) * 0xBF58476D1CE4E5B9ull;
       h ^= h >> 31;
     }
-    std::uint64_t v = 0;
-    std::memcpy(&v, s + k, w - k);
-    h = (h ^ v) * 0x94D049BB133111EBull;
+    h *= 0x94D049BB133111EBull;
     return h ^ (h >> 29);
   }
 
-  // Adds a position unless it is known; returns whether it was new.
-  bool add_node(const std::int8_t* s, std::uint32_t parent, Mask group, int dir, int amount) {
-    const std::size_t w = std::size_t(3 * n_);
-    if ((count_ + 1) * 2 > slots_.size()) grow();
+  // Adds a position unless it is known; returns whether it was new. A slot holds the upper half
+  // of the position's hash and its index.
+  bool add_node(const std::uint64_t* s, std::uint32_t parent, Mask group, int dir, int amount) {
+    if ((std::size_t(count_) + 1) * 2 > slots_.size()) grow();
     const std::uint64_t h = hash(s);
-    std::size_t k = h & (slots_.size() - 1);
-    while (slots_[k] != kNone) {
-      if (std::memcmp(&pos_[std::size_t(slots_[k]) * w], s, w) == 0) return false;
-      k = (k + 1) & (slots_.size() - 1);
+    const std::uint64_t tag = h & 0xFFFFFFFF00000000ull;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t k = h & mask;
+    for (std::uint64_t v; (v = slots_[k]) != kEmptySlot; k = (k + 1) & mask) {
+      if ((v & 0xFFFFFFFF00000000ull) != tag) continue;
+      const std::uint64_t* o = node(std::uint32_t(v));
+      bool same = true;
+      for (int w = 0; w < words(); ++w) same &= o[w] == s[w];
+      if (same) return false;
     }
-    const std::size_t bytes = (std::size_t(count_) + 1) * (w + sizeof(std::uint32_t) + sizeof(Step)) +
-                              slots_.size() * sizeof(std::uint32_t);
+    const std::size_t bytes = (std::size_t(count_) + 1) *
+                                  (8 * std::size_t(words_) + sizeof(std::uint32_t) + sizeof(Step)) +
+                              slots_.size() * sizeof(std::uint64_t);
     if (bytes > limits_.max_bytes) {
       throw Cut{"a search of " + std::to_string(n_) + " pieces visited " + std::to_string(count_) +
                 " positions and reached the memory limit of " +
                 std::to_string(limits_.max_bytes >> 20) + " MiB"};
     }
-    slots_[k] = count_;
-    pos_.insert(pos_.end(), s, s + w);
+    slots_[k] = tag | count_;
+    pos_.insert(pos_.end(), s, s + words());
     parent_.push_back(parent);
     how_.push_back({group, dir, amount});
     ++count_;
@@ -420,80 +543,92 @@ class Search {
   }
 
   void grow() {
-    const std::size_t size = std::max<std::size_t>(1024, slots_.size() * 2);
-    slots_.assign(size, kNone);
-    const std::size_t w = std::size_t(3 * n_);
+    const std::size_t size = slots_.size() * 2;
+    slots_.assign(size, kEmptySlot);
     for (std::uint32_t x = 0; x < count_; ++x) {
-      std::size_t k = hash(&pos_[std::size_t(x) * w]) & (size - 1);
-      while (slots_[k] != kNone) k = (k + 1) & (size - 1);
-      slots_[k] = x;
+      const std::uint64_t h = hash(node(x));
+      std::size_t k = h & (size - 1);
+      while (slots_[k] != kEmptySlot) k = (k + 1) & (size - 1);
+      slots_[k] = (h & 0xFFFFFFFF00000000ull) | x;
     }
   }
 
   // At position x, for each direction and piece i: the pieces that stop i sliding at all in
-  // that direction (zero_), those that stop it sliding away (fin_), and the others that stop it
-  // after some steps, with how many (mid_).
+  // that direction (zero_), and those that stop it sliding away (fin_); how far each pair can
+  // slide is kept in free_.
   void fill_free(std::uint32_t x) {
-    std::fill(zero_.begin(), zero_.end(), 0);
-    std::fill(fin_.begin(), fin_.end(), 0);
-    std::fill(mid_n_.begin(), mid_n_.end(), 0);
-    for (int i = 0; i < n_; ++i) cur_[std::size_t(i)] = offset(x, i);
+    const std::uint64_t* s = node(x);
+    std::int8_t at[8 * kMaxWords];
+    std::memcpy(at, s, std::size_t(8 * words()));
+    // Each piece's offset in 10 bits per coordinate, + 512: the difference of two + 512 stays
+    // in its 10 bits (offsets are within 120 of 0).
+    std::uint32_t packed[64];
+    for (int i = 0; i < n_; ++i)
+      packed[i] = std::uint32_t(at[3 * i] + 512) | (std::uint32_t(at[3 * i + 1] + 512) << 10) |
+                  (std::uint32_t(at[3 * i + 2] + 512) << 20);
+    constexpr std::uint32_t kMid = 512 | (512 << 10) | (512 << 20);
+    const std::size_t nn = std::size_t(n_);
+    std::size_t q = 0;
     for (int i = 0; i < n_; ++i) {
-      const Vec3 oi = cur_[std::size_t(i)];
-      for (int j = i + 1; j < n_; ++j) {
-        const Tables::Free f =
-            tables_.get(ids_[std::size_t(i)], ids_[std::size_t(j)], oi - cur_[std::size_t(j)]);
-        // i against j in direction d is j against i in the opposite direction d ^ 1.
-        for (unsigned m = f.finite; m; m &= m - 1) {
-          const int d = std::countr_zero(m);
-          const std::size_t ki = std::size_t(d * n_ + i), kj = std::size_t((d ^ 1) * n_ + j);
-          fin_[ki] |= Mask(1) << j;
-          fin_[kj] |= Mask(1) << i;
-          if ((f.zero >> d) & 1) {
-            zero_[ki] |= Mask(1) << j;
-            zero_[kj] |= Mask(1) << i;
-          } else {
-            mid_[ki * std::size_t(n_) + std::size_t(mid_n_[ki]++)] = {f.value[d], std::uint8_t(j)};
-            mid_[kj * std::size_t(n_) + std::size_t(mid_n_[kj]++)] = {f.value[d], std::uint8_t(i)};
+      for (int j = i + 1; j < n_; ++j, ++q) {
+        // (Positions expanded one after the other differ in a few pieces: a pair that has not
+        // moved keeps its value.)
+        const std::uint32_t key = packed[i] + kMid - packed[j] + (1u << 30);
+        if (free_at_[q] != key) {
+          free_at_[q] = key;
+          const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
+                       int((key >> 20) & 0x3FF) - 512};
+          const Tables::Both b = tables_->get(pairs_[q], e);
+          free_[std::size_t(i) * nn + std::size_t(j)] = b.ij;
+          free_[std::size_t(j) * nn + std::size_t(i)] = b.ji;
+          if constexpr (W > 0) {  // (at most 8 pieces: the rows' bits of the pair, in place)
+            std::uint64_t& fi = fin8_[std::size_t(i)];
+            std::uint64_t& zi = zero8_[std::size_t(i)];
+            std::uint64_t& fj = fin8_[std::size_t(j)];
+            std::uint64_t& zj = zero8_[std::size_t(j)];
+            fi = (fi & ~(kLanes << j)) | (kSpread[b.ij.finite] << j);
+            zi = (zi & ~(kLanes << j)) | (kSpread[b.ij.zero] << j);
+            fj = (fj & ~(kLanes << i)) | (kSpread[b.ji.finite] << i);
+            zj = (zj & ~(kLanes << i)) | (kSpread[b.ji.zero] << i);
           }
+        }
+      }
+    }
+    if constexpr (W > 0) return;
+    // Row i of each direction's masks, 8 pieces j at a time: bit d of i against j's `finite`
+    // goes to bit 8 d + j % 8 (kSpread).
+    for (int i = 0; i < n_; ++i) {
+      for (int c = 0; c * 8 < n_; ++c) {
+        std::uint64_t fin = 0, zero = 0;
+        const int end = std::min(n_, 8 * c + 8);
+        const Tables::Free* row = &free_[std::size_t(i) * nn];
+        for (int j = 8 * c; j < end; ++j) {
+          // (free_ of (i, i) is 0: nothing in the way.)
+          fin |= kSpread[row[j].finite] << (j - 8 * c);
+          zero |= kSpread[row[j].zero] << (j - 8 * c);
+        }
+        for (int d = 0; d < 6; ++d) {
+          const Mask fm = Mask((fin >> (8 * d)) & 0xFF) << (8 * c);
+          const Mask zm = Mask((zero >> (8 * d)) & 0xFF) << (8 * c);
+          Mask& fr = fin_[std::size_t(d) * nn + std::size_t(i)];
+          Mask& zr = zero_[std::size_t(d) * nn + std::size_t(i)];
+          fr = c ? fr | fm : fm;
+          zr = c ? zr | zm : zm;
         }
       }
     }
   }
 
-  // blocked(dir, step)[i]: the pieces that stop i sliding `step` in dir (computed once per
-  // direction and step of a position; reset_blocked() forgets them).
-  void reset_blocked() { blocked_have_.assign(blocked_have_.size(), 0); }
-  const Mask* blocked(int dir, unsigned step) {
-    if (step == 1) return &zero_[std::size_t(dir * n_)];  // (no piece stops i after a step)
-    if (step >= blocked_have_.size()) {
-      blocked_have_.resize(step + 1, 0);
-      blocked_.resize(std::size_t(step + 1) * std::size_t(n_));
-    }
-    Mask* out = &blocked_[std::size_t(step) * std::size_t(n_)];
-    if (!blocked_have_[step]) {
-      for (int i = 0; i < n_; ++i) {
-        const std::size_t k = std::size_t(dir * n_ + i);
-        Mask m = zero_[k];
-        const Mid* mid = &mid_[k * std::size_t(n_)];
-        for (int q = 0; q < mid_n_[k]; ++q)
-          if (mid[q].value < step) m |= Mask(1) << mid[q].piece;
-        out[i] = m;
-      }
-      blocked_have_[step] = 1;
-    }
-    return out;
-  }
-
   // The smallest group with piece p that `blocked` lets move, or 0 when it would have more than
   // `most` pieces.
-  static Mask closure(const Mask* blocked, int p, int most) {
+  template <class Rows>
+  static Mask closure(const Rows& blocked, int p, int most) {
     Mask group = Mask(1) << p, todo = group;
     int size = 1;
     while (todo) {
       const int i = std::countr_zero(todo);
       todo &= todo - 1;
-      const Mask add = blocked[i] & ~group;
+      const Mask add = blocked(i) & ~group;
       if (add) {
         group |= add;
         todo |= add;
@@ -503,15 +638,30 @@ class Search {
     }
     return group;
   }
-
-  // BurrTools' weights: the heavier side stays.
-  void settle(Mask& group, int& dir) const {
-    int moving = 0, still = 0;
-    for (int i = 0; i < n_; ++i) {
-      int& w = ((group >> i) & 1) ? moving : still;
-      w = std::max(w, weight(i));
+  // The same, knowing pieces `big` whose groups are too big: a group that takes one is too.
+  template <class Rows>
+  static Mask closure(const Rows& blocked, int p, int most, Mask big) {
+    Mask group = Mask(1) << p, todo = group;
+    int size = 1;
+    while (todo) {
+      const int i = std::countr_zero(todo);
+      todo &= todo - 1;
+      const Mask add = blocked(i) & ~group;
+      if (add) {
+        if (add & big) return 0;
+        group |= add;
+        todo |= add;
+        for (Mask a = add; a; a &= a - 1)
+          if (++size > most) return 0;
+      }
     }
-    if (still < moving) {
+    return group;
+  }
+
+  // BurrTools' weights: the heavier side stays. The moving group is heavier exactly when it
+  // holds every heaviest piece.
+  void settle(Mask& group, int& dir) const {
+    if (heavy_ && (heavy_ & ~group) == 0) {
       group = all_ & ~group;
       dir ^= 1;
     }
@@ -521,9 +671,17 @@ class Search {
   // stop each other sliding in +a are not all tied together both ways (from piece 0 every piece
   // is reached through the pieces that stop it, in +a and in -a).
   bool any_removal() const {
+    if constexpr (W > 0) {
+      // The six directions at once, a byte each: the pieces reached from piece 0.
+      std::uint64_t r = kLanes;
+      for (std::uint64_t old = 0; r != old;) {
+        old = r;
+        for (int i = 0; i < n_; ++i) r |= fin8_[std::size_t(i)] & (((r >> i) & kLanes) * 0xFF);
+      }
+      return r != kLanes * all_;
+    }
     for (int a = 0; a < 3; ++a) {
-      if (closure(&fin_[std::size_t(2 * a * n_)], 0, n_) != all_ ||
-          closure(&fin_[std::size_t((2 * a + 1) * n_)], 0, n_) != all_)
+      if (closure(fin_rows(2 * a), 0, n_) != all_ || closure(fin_rows(2 * a + 1), 0, n_) != all_)
         return true;
     }
     return false;
@@ -534,7 +692,7 @@ class Search {
     for (int most : {1, n_ / 2}) {
       for (int dir = 0; dir < 6; ++dir) {
         for (int p = 0; p < n_; ++p) {
-          Mask g = closure(&fin_[std::size_t(dir * n_)], p, most);
+          Mask g = closure(fin_rows(dir), p, most);
           if (!g) continue;
           int d = dir;
           settle(g, d);
@@ -546,12 +704,18 @@ class Search {
   }
 
   void emit(std::uint32_t x, Mask group, int dir, int amount) {
-    if (weighted_) settle(group, dir);
-    // The position's bytes with the moving pieces' coordinate along the axis changed; piece 0
-    // stays at the origin: when it moves, the others move back instead.
-    std::int8_t* s = scratch_.data();
-    const std::size_t w = std::size_t(3 * n_);
-    std::memcpy(s, &pos_[std::size_t(x) * w], w);
+    settle(group, dir);
+    // The move back to where x came from (the same group, or the others, the other way) finds
+    // a position already known.
+    const Step& came = how_[x];
+    if (amount == came.amount && ((group == came.group && dir == (came.dir ^ 1)) ||
+                                  (group == (all_ & ~came.group) && dir == came.dir)))
+      return;
+    // The position with the moving pieces' coordinate along the axis changed; piece 0 stays at
+    // the origin: when it moves, the others move back instead.
+    std::uint64_t s[kMaxWords];
+    const std::uint64_t* from = node(x);
+    for (int w = 0; w < words(); ++w) s[w] = from[w];
     const int axis = dir >> 1;
     const int delta = (dir & 1) ? -amount : amount;
     Mask moved = group;
@@ -561,36 +725,96 @@ class Search {
       d = -delta;
     }
     for (Mask m = moved; m; m &= m - 1) {
-      std::int8_t& c = s[3 * std::countr_zero(m) + axis];
-      const int v = c + d;
+      const int k = 3 * std::countr_zero(m) + axis;
+      const int v = get(s, k) + d;
       if (v > 120 || v < -120) throw Cut{"a piece moved more than 120 cells from the others"};
-      c = std::int8_t(v);
+      set(s, k, v);
     }
     add_node(s, x, group, dir, amount);
   }
 
-  // The moves from position x, in BurrTools' order, each new position added.
+  // How far piece i can slide in direction dir while j stays, at the position being expanded.
+  unsigned value(int dir, int i, int j) const {
+    return free_[std::size_t(i) * std::size_t(n_) + std::size_t(j)].value[dir];
+  }
+  // How far `group` can slide in direction dir before a piece outside it is in the way (kFree
+  // when none is).
+  unsigned gap(int dir, Mask group) const {
+    unsigned d = kFree;
+    const Mask rest = all_ & ~group;
+    for (Mask g = group; g; g &= g - 1) {
+      const int i = std::countr_zero(g);
+      for (Mask r = rest; r; r &= r - 1) d = std::min(d, value(dir, i, std::countr_zero(r)));
+    }
+    return d;
+  }
+  // The smallest group holding `group` that can slide `distance` + 1 steps in direction dir
+  // (every piece that stops one of the group within `distance` steps joins it), or 0 when it
+  // would have more than `most` pieces or one of `big`.
+  Mask widen(int dir, Mask group, unsigned distance, int most, Mask big) const {
+    Mask todo = group;
+    int size = 0;
+    for (Mask m = group; m; m &= m - 1) ++size;
+    while (todo) {
+      const int i = std::countr_zero(todo);
+      todo &= todo - 1;
+      Mask add = 0;
+      for (Mask r = all_ & ~group; r; r &= r - 1) {
+        const int j = std::countr_zero(r);
+        if (value(dir, i, j) <= distance) add |= Mask(1) << j;
+      }
+      if (add) {
+        if (add & big) return 0;
+        group |= add;
+        todo |= add;
+        for (Mask a = add; a; a &= a - 1)
+          if (++size > most) return 0;
+      }
+    }
+    return group;
+  }
+
+  // The moves from position x, in BurrTools' order, each new position added: for each
+  // direction and piece p, the smallest group with p that can move 1, 2, ... steps (while it
+  // has at most half of the pieces), then the unions with the groups found before.
   void expand(std::uint32_t x) {
     const int most = n_ / 2;
     for (int dir = 0; dir < 6; ++dir) {
       found_.clear();
-      reset_blocked();
+      const auto zero = zero_rows(dir);
+      // Pieces whose group for one step is too big: so is any group that takes one of them,
+      // for any distance (a longer move is stopped by more pieces).
+      Mask big = 0;
       for (int p = 0; p < n_; ++p) {
-        for (unsigned step = 1;; ++step) {
-          const Mask g = closure(blocked(dir, step), p, most);
-          if (!g) break;
-          if (known(g, step)) continue;
-          found_.push_back({g, step});
-          emit(x, g, dir, int(step));
-          // Unions with the groups found before in this direction for the same distance,
-          // newest first.
-          for (std::size_t k = found_.size() - 1; k-- > 0;) {
-            if (found_[k].second != step) continue;
-            const Mask u = g | found_[k].first;
-            if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
-            found_.push_back({u, step});
-            emit(x, u, dir, int(step));
+        // (Most pieces are stopped by one too big, or by none.)
+        const Mask z = zero(p) & ~(Mask(1) << p);
+        Mask g = (z & big) ? 0 : z ? closure(zero, p, most, big) : Mask(1) << p;
+        if (!g) {
+          big |= Mask(1) << p;
+          continue;
+        }
+        // g moves steps `first` up to its gap; one step more needs a wider group.
+        for (unsigned first = 1;;) {
+          const unsigned last = gap(dir, g);
+          // (A group that can slide away is not met here: removal() found none.)
+          if (last == kFree) break;
+          for (unsigned step = first; step <= last; ++step) {
+            if (known(g, step)) continue;
+            found_.push_back({g, step});
+            emit(x, g, dir, int(step));
+            // Unions with the groups found before in this direction for the same distance,
+            // newest first.
+            for (std::size_t k = found_.size() - 1; k-- > 0;) {
+              if (found_[k].second != step) continue;
+              const Mask u = g | found_[k].first;
+              if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
+              found_.push_back({u, step});
+              emit(x, u, dir, int(step));
+            }
           }
+          g = widen(dir, g, last, most, big);
+          if (!g) break;
+          first = last + 1;
         }
       }
     }
@@ -602,44 +826,85 @@ class Search {
     return false;
   }
 
-  const Input& input_;
-  Tables& tables_;
+  const Input* input_ = nullptr;
+  Tables* tables_ = nullptr;
   std::vector<int> ids_;
-  int n_;
+  int n_ = 0;
+  int words_ = 0;
+  int words() const { return W > 0 ? W : words_; }
   Limits limits_;
-  Mask all_;
-  bool weighted_ = false;  // whether the weights differ (else no side is heavier)
-  struct Mid {
-    std::uint16_t value;
-    std::uint8_t piece;
-  };
+  Mask all_ = 0;
+  Mask heavy_ = 0;
+  std::vector<Tables::Pair> pairs_;  // (i, j), i < j, in order
+
   std::vector<Mask> zero_, fin_;
-  std::vector<Mid> mid_;
-  std::vector<int> mid_n_;
-  std::vector<Vec3> cur_;  // the offsets at the position being expanded
-  std::vector<Mask> blocked_;
-  std::vector<char> blocked_have_;
-  std::vector<std::int8_t> pos_;
+  // With at most 8 pieces (W > 0), instead: piece i's masks of direction d in byte d of row i.
+  std::vector<std::uint64_t> zero8_, fin8_;
+  static constexpr std::uint64_t kLanes = 0x0000010101010101ull;  // bit 0 of the six bytes
+  struct Flat {                                                   // masks
+    const Mask* m;
+    Mask operator()(int i) const { return m[i]; }
+  };
+  struct Lanes {  // bytes of rows
+    const std::uint64_t* m;
+    int shift;
+    Mask operator()(int i) const { return (m[i] >> shift) & 0xFF; }
+  };
+  auto fin_rows(int dir) const {
+    if constexpr (W > 0)
+      return Lanes{fin8_.data(), 8 * dir};
+    else
+      return Flat{&fin_[std::size_t(dir) * std::size_t(n_)]};
+  }
+  auto zero_rows(int dir) const {
+    if constexpr (W > 0)
+      return Lanes{zero8_.data(), 8 * dir};
+    else
+      return Flat{&zero_[std::size_t(dir) * std::size_t(n_)]};
+  }
+  std::vector<Tables::Free> free_;      // per (i, j): i against j, at the position being expanded
+  std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
+  std::vector<std::uint64_t> pos_;
   std::vector<std::uint32_t> parent_;
   std::vector<Step> how_;
-  std::vector<std::uint32_t> slots_;
+  std::vector<std::uint64_t> slots_;
   std::uint32_t count_ = 0;
-  std::vector<std::int8_t> scratch_;
   std::vector<std::pair<Mask, unsigned>> found_;
 };
 
 class Disassembler {
  public:
-  Disassembler(const Input& input, const Limits& limits, Tables& tables)
-      : input_(input), tables_(tables), grouping_(input), limits_(limits) {
+  Disassembler(const Input& input, const Limits& limits, Tables& tables, Search<3>& small,
+               Search<0>& large)
+      : input_(input),
+        tables_(tables),
+        small_(small),
+        large_(large),
+        grouping_(input),
+        limits_(limits) {
     tables_.bind(input);
   }
 
   // Takes apart the part `ids` (global indices, increasing) whose pieces are at offsets `start`.
   // nullptr when it does not come apart.
   std::unique_ptr<Separation> part(const std::vector<int>& ids, const std::vector<Vec3>& start) {
-    Search search(input_, tables_, ids, limits_);
-    std::optional<Search::Found> found;
+    return ids.size() <= 8 && limits_.compact ? part(small_, ids, start) : part(large_, ids, start);
+  }
+
+  std::uint64_t positions() const { return positions_; }
+  bool lifts_all_but_one() const { return lifts_all_but_one_; }
+  // The part that could not be taken apart, and where its pieces were (after a failed part()).
+  std::vector<int> stuck() const { return stuck_.empty() ? unsplit_ : stuck_; }
+  std::vector<Vec3> stuck_start() const { return stuck_.empty() ? unsplit_start_ : stuck_start_; }
+
+ private:
+  template <int W>
+  std::unique_ptr<Separation> part(Search<W>& search, const std::vector<int>& ids,
+                                   const std::vector<Vec3>& start) {
+    // (The search's buffers serve the parts searched below too: what is needed of this search
+    // is taken before them.)
+    search.reset(input_, tables_, ids, limits_);
+    std::optional<Found> found;
     try {
       found = search.run(start);
     } catch (...) {
@@ -664,7 +929,7 @@ class Disassembler {
         if ((m >> i) & 1) out.push_back(ids[std::size_t(i)]);
       return out;
     };
-    for (const Search::Step& s : search.path(found->node)) {
+    for (const Step& s : search.path(found->node)) {
       sep->moves.push_back({members(s.group), Direction(s.dir), s.amount, false});
       const Vec3 u = scaled(unit(Direction(s.dir)), s.amount);
       for (int i = 0; i < n; ++i)
@@ -707,13 +972,6 @@ class Disassembler {
     return sep;
   }
 
-  std::uint64_t positions() const { return positions_; }
-  bool lifts_all_but_one() const { return lifts_all_but_one_; }
-  // The part that could not be taken apart, and where its pieces were (after a failed part()).
-  std::vector<int> stuck() const { return stuck_.empty() ? unsplit_ : stuck_; }
-  std::vector<Vec3> stuck_start() const { return stuck_.empty() ? unsplit_start_ : stuck_start_; }
-
- private:
   bool sub(const std::vector<int>& ids, const std::vector<Vec3>& at,
            std::unique_ptr<Separation>& out) {
     if (ids.size() == 1 || grouping_.one_group(ids)) return true;
@@ -728,6 +986,8 @@ class Disassembler {
 
   const Input& input_;
   Tables& tables_;
+  Search<3>& small_;  // parts of at most 8 pieces
+  Search<0>& large_;
   Grouping grouping_;
   Limits limits_;
   std::uint64_t positions_ = 0;
@@ -768,8 +1028,41 @@ void check_input(const Input& input) {
                                     std::to_string(hi - lo + 1) + " cells along an axis, more than " +
                                     std::to_string(kMaxSpan));
     }
-    for (const Vec3& c : cells) all.push_back({c, p});
   }
+  // Overlaps: a bit per cell of the pieces' box, unless it is much larger than the pieces (then,
+  // and to name an overlap found, by sorting the cells).
+  Vec3 lo{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
+          std::numeric_limits<int>::max()};
+  Vec3 hi{std::numeric_limits<int>::min(), std::numeric_limits<int>::min(),
+          std::numeric_limits<int>::min()};
+  std::size_t cells = 0;
+  for (const Piece& p : input.pieces) {
+    cells += p.cells.size();
+    for (const Vec3& c : p.cells) {
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+      hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+    }
+  }
+  const std::uint64_t wx = std::uint64_t(std::int64_t(hi.x) - lo.x + 1);
+  const std::uint64_t wy = std::uint64_t(std::int64_t(hi.y) - lo.y + 1);
+  const std::uint64_t wz = std::uint64_t(std::int64_t(hi.z) - lo.z + 1);
+  if (wx <= (1u << 20) && wy <= (1u << 20) && wz <= (1u << 20) &&
+      wx * wy * wz <= 64 * cells + 4096) {
+    std::vector<std::uint64_t> seen(std::size_t((wx * wy * wz + 63) / 64), 0);
+    bool overlap = false;
+    for (const Piece& p : input.pieces) {
+      for (const Vec3& c : p.cells) {
+        const std::uint64_t k = (std::uint64_t(c.x - lo.x) * wy + std::uint64_t(c.y - lo.y)) * wz +
+                                std::uint64_t(c.z - lo.z);
+        const std::uint64_t bit = std::uint64_t(1) << (k & 63);
+        overlap |= (seen[std::size_t(k >> 6)] & bit) != 0;
+        seen[std::size_t(k >> 6)] |= bit;
+      }
+    }
+    if (!overlap) return;
+  }
+  for (std::size_t p = 0; p < input.pieces.size(); ++p)
+    for (const Vec3& c : input.pieces[p].cells) all.push_back({c, p});
   std::sort(all.begin(), all.end());
   for (std::size_t k = 1; k < all.size(); ++k) {
     if (all[k].first == all[k - 1].first) {
@@ -798,6 +1091,8 @@ std::vector<Move> Result::moves() const {
 
 struct Workspace::Impl {
   Tables tables;
+  Search<3> small;
+  Search<0> large;
 };
 Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
 Workspace::~Workspace() = default;
@@ -820,7 +1115,8 @@ Result disassemble(const Input& input, Workspace& workspace, const Limits& limit
     }
     return r;
   }
-  Disassembler d(input, limits, workspace.impl_->tables);
+  Disassembler d(input, limits, workspace.impl_->tables, workspace.impl_->small,
+                 workspace.impl_->large);
   std::vector<int> ids(std::size_t(n), 0);
   for (int i = 0; i < n; ++i) ids[std::size_t(i)] = i;
   try {

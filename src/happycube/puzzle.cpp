@@ -74,8 +74,8 @@ class HappyCubePuzzle final : public Puzzle {
   const Problem& problem() const override { return model_.problem; }
   const Model& model() const { return model_; }
 
-  CubeGroup symmetry_group(SymmetryMode mode) const override {
-    return happycube::symmetry_group(model_, mode);
+  CubeGroup symmetry_group(SymmetryMode mode, const Watch& watch = {}) const override {
+    return happycube::symmetry_group(model_, mode, watch);
   }
 
   nlohmann::json solution_json(std::span<const OptionId> solution) const override {
@@ -533,7 +533,7 @@ std::string instruction(const std::string& piece, int rotations_ccw, bool flippe
 // that a centre is a lattice point for every plate size). A reflection turns every plate over:
 // piece items stay, and an option of a plate that may not be flipped has no image, so such
 // puzzles keep only the rotations.
-CubeGroup symmetry_group(const Model& m, SymmetryMode mode) {
+CubeGroup symmetry_group(const Model& m, SymmetryMode mode, const Watch& watch) {
   const Problem& pb = m.problem;
   const int n = m.size;
   ItemPlaces places;
@@ -556,7 +556,7 @@ CubeGroup symmetry_group(const Model& m, SymmetryMode mode) {
       places.where[*m.hole_items[s]] = std::pair{2, m.shell[s] + m.shell[s]};
     }
   }
-  return cube_symmetry_group(pb, places, mode);
+  return cube_symmetry_group(pb, places, mode, watch);
 }
 
 std::unique_ptr<Puzzle> make_puzzle(Spec spec, const Limits& limits) {

@@ -110,6 +110,7 @@ struct Plan::Impl {
   std::optional<JobState> saved;
   CheckpointRun saved_run;
   std::string infeasible;
+  const char* stopped_in = nullptr;  // the phase that the stop flag ended (cubex/stop.hpp)
   bool ran = false;
 };
 
@@ -138,9 +139,18 @@ Plan::Plan(const Puzzle& puzzle, Options options)
   if (!checkpoint.empty()) check_writable(o.checkpoint.empty() ? "resume" : "checkpoint", checkpoint);
   symmetry_ = o.symmetry_or_default();
   impl_->infeasible = puzzle_.infeasible();
-  group_ = puzzle_.symmetry_group(to_mode(symmetry_));
-  if (impl_->infeasible.empty() && group_.group.order() > 1)
-    impl_->sym.emplace(puzzle_.problem(), group_.group, group_.option_perm);
+  // A stop while the group or the SymmetricSolver is made leaves the identity alone and no
+  // solver: run() then searches nothing and returns an interrupted Result.
+  const Watch watch{o.stop, o.phases};
+  try {
+    group_ = puzzle_.symmetry_group(to_mode(symmetry_), watch);
+    if (impl_->infeasible.empty() && group_.group.order() > 1)
+      impl_->sym.emplace(puzzle_.problem(), group_.group, group_.option_perm, watch);
+  } catch (const Interrupted& e) {
+    impl_->stopped_in = e.phase();
+    impl_->sym.reset();
+    group_ = {trivial_group(puzzle_.problem().num_items()), {0}, {}};
+  }
 }
 
 Plan::~Plan() = default;
@@ -189,6 +199,15 @@ Result Plan::run(const SolutionSink& sink) {
   Result res;
   res.notes = puzzle_.notes();
   res.counts.group_order = group_.group.order();
+  // Stopped while the constructor found the group: nothing searched, no checkpoint saved.
+  if (impl_->stopped_in) {
+    res.method = "search";
+    res.counts.complete = false;
+    res.interrupted = true;
+    res.stopped_in = impl_->stopped_in;
+    res.search = {{"complete", false}, {"stopped_in", impl_->stopped_in}};
+    return res;
+  }
 
   // 1. The checks: no solution, proved before searching.
   if (!impl_->infeasible.empty()) {
@@ -342,6 +361,10 @@ Result Plan::run(const SolutionSink& sink) {
   }
   std::optional<SearchJob> made;
   try {
+    if (o.phases) {
+      o.phases->total.store(0, std::memory_order_relaxed);
+      o.phases->phase.store("building the search's tables", std::memory_order_relaxed);
+    }
     made.emplace(sym ? sym->restricted() : pb, sym, o.backend_or_default());
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--backend: ") + e.what());
@@ -457,6 +480,7 @@ std::unique_ptr<Puzzle> load(const std::filesystem::path& path, const Options& o
   LoadOptions lo;
   lo.problem = options.problem;
   lo.limits.max_nodes = options.max_nodes;
+  lo.limits.watch = {options.stop, options.phases};
   set_xml_limits(lo.limits, options.max_xml_bytes, options.max_xml_elements);
   std::unique_ptr<Puzzle> p = load_puzzle(path.string(), lo);
   p->set_file(path.string());

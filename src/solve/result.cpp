@@ -190,7 +190,9 @@ std::string summary_text(const Plan& plan, const Result& r) {
     text << with_commas(c.unique) << " classes, " << with_commas(c.total) << " solutions in all";
   }
   if (!c.complete) {
-    if (r.interrupted) {
+    if (r.interrupted && r.stopped_in) {
+      text << " (interrupted while " << r.stopped_in << ": nothing searched)";
+    } else if (r.interrupted) {
       text << " (interrupted: counted so far)";
     } else if (plan.options().limit == 1) {
       text << " (stopped at the first)";
@@ -212,6 +214,8 @@ std::string summary_text(const Plan& plan, const Result& r) {
            << " no cell, like the mirror in the plane of a flat puzzle: every class has at most "
            << order / k << " solutions)\n";
     }
+  } else if (r.stopped_in) {
+    text << "unique: " << with_commas(c.unique) << "\n";
   } else {
     text << "unique: " << with_commas(c.unique)
          << (plan.symmetry() == Symmetry::none ? " (--symmetry none: every solution apart)"
@@ -256,7 +260,7 @@ std::string summary_text(const Plan& plan, const Result& r) {
       text << "note: --disassemble takes voxel pieces apart; this puzzle has none\n";
     }
   }
-  if (r.method != "checks") {
+  if (r.method != "checks" && !r.stopped_in) {
     // The rate is over the whole search: a resumed run's nodes include the runs before it.
     const double secs = r.resumed && r.total_seconds > r.seconds ? r.total_seconds : r.seconds;
     char rate[96];

@@ -100,7 +100,8 @@ class PlaceIndex {
 
 }  // namespace
 
-CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode) {
+CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode,
+                              const Watch& watch) {
   const std::size_t n = problem.num_items();
   if (places.where.size() != n || places.reflected.size() != n) {
     throw ProblemError("item places do not match the problem's items");
@@ -112,6 +113,11 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   for (OptionId o = 0; o < problem.num_options(); ++o) out.option_perm[0][o] = o;
   if (mode == SymmetryMode::kNone) return out;
 
+  // Each candidate costs about two passes over the items and one over the options: the board
+  // counts those units, and the stop flag is polled every few thousand of them.
+  const int last = mode == SymmetryMode::kAuto ? 48 : 24;
+  const std::uint64_t unit = 2 * std::uint64_t{n} + problem.num_options();
+  PhasePoll poll(watch, "finding the symmetries", unit * std::uint64_t(last));
   const PlaceIndex at(places);
   std::vector<Vec3> points;
   for (ItemId i = 0; i < n; ++i) {
@@ -120,11 +126,12 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   const Vec3 corner = points.empty() ? Vec3{} : min_corner(points);
 
   // Options found by their (item, colour) entries: an element must keep colours too.
-  detail::OptionIndex index(problem);
-  const int last = mode == SymmetryMode::kAuto ? 48 : 24;
+  detail::OptionIndex index(problem, watch);
+  poll.step_to(unit);
   std::vector<Vec3> moved(points.size());
   std::vector<OptionId> images(problem.num_options());
   for (int k = 1; k < last; ++k) {
+    poll.step_to(unit * std::uint64_t(k));
     const Mat3& m = cube_symmetries()[k];
     const bool reflection = k >= 24;
     std::vector<ItemId> perm(n);
@@ -135,6 +142,7 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
       shift = corner - min_corner(moved);
     }
     for (ItemId i = 0; i < n && ok; ++i) {
+      poll.step();
       if (places.where[i]) {
         const auto image = at.find(places.where[i]->first, m * places.where[i]->second + shift);
         ok = image.has_value();
@@ -150,6 +158,7 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
     // A permutation (the reflected twins could collide), keeping kinds, mapping options to options.
     std::vector<bool> hit(n, false);
     for (ItemId i = 0; i < n && ok; ++i) {
+      poll.step();
       const Item &a = problem.item(i), &b = problem.item(perm[i]);
       ok = !hit[perm[i]] && a.primary == b.primary && a.lo == b.lo && a.hi == b.hi;
       hit[perm[i]] = true;
@@ -165,14 +174,21 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
           continue;
         const auto &pa = out.group.perm[a], &pb = out.group.perm[b];
         bool same = true;
-        for (ItemId i = 0; i < n && same; ++i) same = pa[pb[i]] == perm[i];
+        for (ItemId i = 0; i < n && same; ++i) {
+          same = pa[pb[i]] == perm[i];
+          if ((i & 0xffff) == 0) poll.check();
+        }
         if (!same) continue;
         const auto &ia = out.option_perm[a], &ib = out.option_perm[b];
-        for (OptionId o = 0; o < problem.num_options(); ++o) images[o] = ia[ib[o]];
+        for (OptionId o = 0; o < problem.num_options(); ++o) {
+          images[o] = ia[ib[o]];
+          poll.step();
+        }
         composed = true;
       }
     }
     for (OptionId o = 0; o < problem.num_options() && ok && !composed; ++o) {
+      poll.step();
       const std::optional<OptionId> image = index.image(o, perm);
       ok = image.has_value();
       if (ok) images[o] = *image;

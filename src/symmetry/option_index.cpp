@@ -21,7 +21,8 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
 
 }  // namespace
 
-OptionIndex::OptionIndex(const Problem& problem) : problem_(problem) {
+OptionIndex::OptionIndex(const Problem& problem, const Watch& watch) : problem_(problem) {
+  PhasePoll poll(watch, "indexing the options", problem.num_options());
   const std::size_t n = problem.num_options();
   std::size_t cap = 16;
   while (cap < 2 * n) cap *= 2;
@@ -35,6 +36,7 @@ OptionIndex::OptionIndex(const Problem& problem) : problem_(problem) {
   std::vector<ItemId> identity(problem.num_items());
   for (ItemId i = 0; i < identity.size(); ++i) identity[i] = i;
   for (OptionId o = 0; o < n; ++o) {
+    poll.step();
     const auto items = problem.option(o);
     const auto colours = problem.option_colours(o);
     std::uint64_t h = items.size();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cubex/core/problem.hpp"
+#include "cubex/stop.hpp"
 
 namespace cubex::detail {
 
@@ -17,9 +18,9 @@ class OptionIndex {
  public:
   // Indexes every option of `problem` (kept by reference). `duplicate()` then names the first two
   // options that cover the same items with the same colours, if any (the later one is not
-  // indexed).
-  explicit OptionIndex(const Problem& problem);
-  OptionIndex(Problem&&) = delete;
+  // indexed). Polls `watch` every few thousand options (throws Interrupted, cubex/stop.hpp).
+  explicit OptionIndex(const Problem& problem, const Watch& watch = {});
+  OptionIndex(Problem&&, const Watch& = {}) = delete;
 
   // The option whose entries are those of option o with every item i replaced by perm[i] (the
   // colours kept), or nullopt when there is none. perm must have an entry for every item.

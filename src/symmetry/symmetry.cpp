@@ -12,16 +12,20 @@
 namespace cubex {
 
 SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group,
-                                 std::vector<std::vector<OptionId>> option_perm)
+                                 std::vector<std::vector<OptionId>> option_perm, const Watch& watch)
     : problem_(problem), group_(std::move(group)), option_perm_(std::move(option_perm)) {
   const std::size_t n = problem.num_items();
   if (group_.perm.empty()) throw ProblemError("symmetry group is empty");
+  // The board counts the checks of the elements (items, then options); restrict() has its own.
+  PhasePoll poll(watch, "checking the symmetries",
+                 group_.order() * (std::uint64_t{n} + problem.num_options()));
   for (std::size_t g = 0; g < group_.order(); ++g) {
     const auto& p = group_.perm[g];
     std::vector<bool> hit(n, false);
     if (p.size() != n)
       throw ProblemError("group element " + std::to_string(g) + " has the wrong size");
     for (ItemId i = 0; i < n; ++i) {
+      poll.step();
       if (p[i] >= n || hit[p[i]]) {
         throw ProblemError("group element " + std::to_string(g) + " is not a permutation");
       }
@@ -36,7 +40,7 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group,
   }
   // Options are known by their (item, colour) entries: an element must map an option to one
   // that covers the image items with the same colours.
-  detail::OptionIndex index(problem);
+  detail::OptionIndex index(problem, watch);
   if (const auto& d = index.duplicate()) {
     throw ProblemError("options " + std::to_string(d->first) + " and " + std::to_string(d->second) +
                        " cover the same items");
@@ -49,18 +53,20 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group,
       ok = option_perm_[g].size() == m;
       hit.assign(m, false);
       for (std::size_t o = 0; o < m && ok; ++o) {
+        poll.step();
         const OptionId to = option_perm_[g][o];
         ok = to < m && !hit[to] && (g != 0 || to == o);
         if (ok) hit[to] = true;
       }
     }
     if (!ok) throw ProblemError("the options' images are no permutations of the options");
-    restrict();
+    restrict(watch);
     return;
   }
   option_perm_.assign(group_.order(), std::vector<OptionId>(problem.num_options()));
   for (std::size_t g = 0; g < group_.order(); ++g) {
     for (OptionId o = 0; o < problem.num_options(); ++o) {
+      poll.step();
       const std::optional<OptionId> image =
           g == 0 ? std::optional<OptionId>(o) : index.image(o, group_.perm[g]);
       if (!image) {
@@ -71,25 +77,36 @@ SymmetricSolver::SymmetricSolver(const Problem& problem, ItemGroup group,
       option_perm_[g][o] = *image;
     }
   }
-  restrict();
+  restrict(watch);
 }
 
 SymmetricSolver::~SymmetricSolver() = default;
 
-void SymmetricSolver::restrict() {
+void SymmetricSolver::restrict(const Watch& watch) {
   const Problem& p = problem_;
   const std::size_t order = group_.order();
+  // The board counts passes over the items and options: the kernel, the options of each item,
+  // the anchor, the restricted problem's items and options.
+  PhasePoll poll(watch, "restricting the anchor's options",
+                 order * std::uint64_t{p.num_items()} + 2 * std::uint64_t{p.num_options()} +
+                     2 * std::uint64_t{p.num_items()});
   kernel_ = 0;
   for (const auto& perm : group_.perm) {
     bool moves = false;
-    for (ItemId i = 0; i < perm.size() && !moves; ++i) moves = perm[i] != i;
+    for (ItemId i = 0; i < perm.size() && !moves; ++i) {
+      moves = perm[i] != i;
+      poll.step();
+    }
     kernel_ += !moves;
   }
+  poll.step_to(order * std::uint64_t{p.num_items()});
 
   // Options containing each item.
   std::vector<std::vector<OptionId>> options_of(p.num_items());
-  for (OptionId o = 0; o < p.num_options(); ++o)
+  for (OptionId o = 0; o < p.num_options(); ++o) {
     for (ItemId i : p.option(o)) options_of[i].push_back(o);
+    poll.step();
+  }
 
   // The anchor: a primary item covered exactly once and fixed by every element, whose options
   // fall into the fewest orbits (ties: the most options, which the cut shrinks most).
@@ -101,6 +118,7 @@ void SymmetricSolver::restrict() {
   std::optional<ItemId> anchor;
   std::size_t best_reps = 0;
   for (ItemId i = 0; i < p.num_items(); ++i) {
+    poll.step();
     const Item& it = p.item(i);
     if (!it.primary || it.lo != 1 || it.hi != 1 || options_of[i].empty()) continue;
     bool fixed = true;
@@ -119,6 +137,22 @@ void SymmetricSolver::restrict() {
   // The restricted problem: the anchor keeps one option per orbit.
   std::vector<bool> keep(p.num_options(), true);
   is_anchor_option_.assign(p.num_options(), false);
+  {
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the permutations
+    for (const auto& perm : group_.perm) {
+      for (ItemId i : perm) {
+        for (int k = 0; k < 4; ++k) {
+          h ^= (i >> (8 * k)) & 0xFF;
+          h *= 1099511628211ULL;
+        }
+        if ((i & 0xffff) == 0) poll.check();
+      }
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "group of %zu, %016llx", group_.order(),
+                  static_cast<unsigned long long>(h));
+    identity_ = buf;
+  }
   stab_.assign(p.num_options(), {});
   whole_group_.resize(order);
   for (std::size_t g = 0; g < order; ++g) whole_group_[g] = static_cast<std::uint32_t>(g);
@@ -132,7 +166,9 @@ void SymmetricSolver::restrict() {
     }
   }
   for (ColourId c = 1; c <= p.num_colours(); ++c) restricted_.add_colour(p.colour_name(c));
+  restricted_.reserve_items(p.num_items());
   for (const Item& it : p.items()) {
+    poll.step();
     if (it.primary) {
       restricted_.add_primary(it.name, it.lo, it.hi);
     } else {
@@ -140,6 +176,7 @@ void SymmetricSolver::restrict() {
     }
   }
   for (OptionId o = 0; o < p.num_options(); ++o) {
+    poll.step();
     if (!keep[o]) continue;
     restricted_.add_option(p.option(o), p.option_colours(o));
     original_.push_back(o);
@@ -148,6 +185,11 @@ void SymmetricSolver::restrict() {
 
 SymmetricSolver::Verdict SymmetricSolver::judge(std::span<const OptionId> solution,
                                                 std::vector<OptionId>& sol) const {
+  return judge_by(solution, sol, solution.size() >= kMarkedJudge);
+}
+
+SymmetricSolver::Verdict SymmetricSolver::judge_by(std::span<const OptionId> solution,
+                                                   std::vector<OptionId>& sol, bool marks) const {
   sol.clear();
   for (OptionId o : solution) sol.push_back(original_[o]);
   std::sort(sol.begin(), sol.end());
@@ -156,6 +198,7 @@ SymmetricSolver::Verdict SymmetricSolver::judge(std::span<const OptionId> soluti
     for (OptionId o : sol)
       if (is_anchor_option_[o]) elems = &stab_[o];
   }
+  if (marks) return judge_marked(*elems, sol);
   std::uint64_t fixers = 0;
   std::vector<OptionId> img;
   img.reserve(sol.size());
@@ -167,22 +210,6 @@ SymmetricSolver::Verdict SymmetricSolver::judge(std::span<const OptionId> soluti
     fixers += img == sol;
   }
   return {group_.order() / fixers, fixers > kernel_};
-}
-
-std::string SymmetricSolver::identity() const {
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the permutations
-  for (const auto& perm : group_.perm) {
-    for (ItemId i : perm) {
-      for (int k = 0; k < 4; ++k) {
-        h ^= (i >> (8 * k)) & 0xFF;
-        h *= 1099511628211ULL;
-      }
-    }
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "group of %zu, %016llx", group_.order(),
-                static_cast<unsigned long long>(h));
-  return buf;
 }
 
 SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& limits) {
@@ -204,6 +231,44 @@ SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& lim
   inner.stop = limits.stop;
   out.search = Solver(restricted_).solve(on_solution, inner);
   return out;
+}
+
+// The sorted image of `sol` under g is below `sol` (lexicographically, both sorted) exactly when
+// the least option in one of the two sets and not the other is in the image: everything below it
+// is in both or in neither, so the two agree up to where the image has it and `sol` something
+// larger. Marks over the options find that least option in three passes, without a sort.
+SymmetricSolver::Verdict SymmetricSolver::judge_marked(std::span<const std::uint32_t> elems,
+                                                       std::span<const OptionId> sol) const {
+  const std::size_t words = (problem_.num_options() + 63) / 64;
+  std::vector<std::uint64_t> in_sol(words, 0), in_img(words, 0);
+  auto has = [](const std::vector<std::uint64_t>& m, OptionId o) {
+    return m[o / 64] >> (o % 64) & 1;
+  };
+  for (OptionId o : sol) in_sol[o / 64] |= std::uint64_t{1} << (o % 64);
+  constexpr OptionId kNone = ~OptionId{0};
+  std::uint64_t fixers = 0;
+  for (std::uint32_t g : elems) {
+    const std::vector<OptionId>& to = option_perm_[g];
+    OptionId image_only = kNone, sol_only = kNone;
+    for (OptionId o : sol) {
+      const OptionId t = to[o];
+      in_img[t / 64] |= std::uint64_t{1} << (t % 64);
+      if (!has(in_sol, t)) image_only = std::min(image_only, t);
+    }
+    for (OptionId o : sol) {  // (sorted: the first one missing is the least)
+      if (!has(in_img, o)) {
+        sol_only = o;
+        break;
+      }
+    }
+    for (OptionId o : sol) in_img[to[o] / 64] = 0;
+    if (image_only == kNone) {
+      ++fixers;  // the same set
+    } else if (image_only < sol_only) {
+      return {};  // not canonical: its class is met elsewhere
+    }
+  }
+  return {group_.order() / fixers, fixers > kernel_};
 }
 
 std::vector<std::pair<std::size_t, std::vector<OptionId>>> orbit_of(

@@ -1,5 +1,6 @@
 // The voxel model: canonical form, orientations, compilation to exact cover, decoding.
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <numeric>
 
@@ -19,11 +20,6 @@ bool knuth_name(const std::string& s) {
 std::string cell_name(const Vec3& c, bool digits) {
   if (digits) return {char('0' + c.x), char('0' + c.y), char('0' + c.z)};
   return std::to_string(c.x) + "_" + std::to_string(c.y) + "_" + std::to_string(c.z);
-}
-
-// Cells in the order of the layers format: z, then y, then x.
-bool zyx_less(const Vec3& a, const Vec3& b) {
-  return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
 }
 
 // The axis along which `cells` are one cell thick: z (2) first, then y, then x; -1 if none.
@@ -83,8 +79,10 @@ void canonicalize(Model& model) {
   model.cell_colour.resize(model.cells.size(), 0);
   std::vector<std::size_t> order(model.cells.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return model.cells[a] < model.cells[b]; });
+  if (!std::is_sorted(model.cells.begin(), model.cells.end())) {  // (a box comes sorted)
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return model.cells[a] < model.cells[b]; });
+  }
   std::vector<Vec3> cells;
   std::vector<std::uint8_t> optional, colour;
   for (std::size_t k : order) {
@@ -232,6 +230,8 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
 
 Compiled compile(const Model& model, const Limits& limits) {
   Compiled out;
+  // The stop flag, polled every few thousand cells or placements (cubex/stop.hpp).
+  PhasePoll naming(limits.watch, "naming the cells", model.cells.size());
   std::vector<bool> fits(model.pieces.size(), false);
   std::size_t optional_cells = model.cells.size() - model.num_must_fill();
   const bool count_holes = model.max_holes >= 0 && std::size_t(model.max_holes) < optional_cells;
@@ -257,11 +257,30 @@ Compiled compile(const Model& model, const Limits& limits) {
   // Items: pieces first, then the cells in layer order (z, y, x), as in Knuth's files.
   const bool digits = lo.x >= 0 && lo.y >= 0 && lo.z >= 0 && hi.x <= 9 && hi.y <= 9 && hi.z <= 9;
   std::vector<std::string> names(model.cells.size());
-  for (std::size_t k = 0; k < model.cells.size(); ++k) names[k] = cell_name(model.cells[k], digits);
-  std::vector<std::string> used = names;
-  std::sort(used.begin(), used.end());
+  for (std::size_t k = 0; k < model.cells.size(); ++k) {
+    names[k] = cell_name(model.cells[k], digits);
+    naming.step();
+  }
+  // Whether `s` names a cell: it reads as a cell's coordinates, written back the same way.
   auto taken = [&](const std::string& s) {
-    return std::binary_search(used.begin(), used.end(), s);
+    Vec3 c{};
+    if (digits) {
+      if (s.size() != 3) return false;
+      c = {s[0] - '0', s[1] - '0', s[2] - '0'};
+    } else {
+      const char* p = s.data();
+      const char* end = s.data() + s.size();
+      for (int a = 0; a < 3; ++a) {
+        if (a > 0 && (p == end || *p++ != '_')) return false;
+        int v = 0;
+        const auto r = std::from_chars(p, end, v);
+        if (r.ec != std::errc()) return false;
+        p = r.ptr;
+        (a == 0 ? c.x : a == 1 ? c.y : c.z) = v;
+      }
+      if (p != end) return false;
+    }
+    return cell_name(c, digits) == s && inside(c);
   };
   std::vector<std::string> piece_names;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
@@ -304,14 +323,22 @@ Compiled compile(const Model& model, const Limits& limits) {
       n = "#" + n;
     out.holes_item = out.problem.add_primary(n, 0, std::uint32_t(model.max_holes));
   }
-  std::vector<std::size_t> order(model.cells.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return zyx_less(model.cells[a], model.cells[b]); });
+  // The cells in layer order, read off the grid (z, then y, then x).
+  std::vector<std::size_t> order;
+  order.reserve(model.cells.size());
+  PhasePoll items_poll(limits.watch, "making the cells' items", grid.size() + model.cells.size());
+  for (int z = lo.z; z <= hi.z; ++z)
+    for (int y = lo.y; y <= hi.y; ++y)
+      for (int x = lo.x; x <= hi.x; ++x) {
+        items_poll.step();
+        if (const int k = at({x, y, z}); k >= 0) order.push_back(std::size_t(k));
+      }
   out.cell_item.resize(model.cells.size());
+  out.problem.reserve_items(out.problem.num_items() + model.cells.size());
   for (std::size_t k : order) {
     out.cell_item[k] = model.optional[k] && !count_holes ? out.problem.add_secondary(names[k])
                                                          : out.problem.add_primary(names[k]);
+    items_poll.step();
   }
   auto cell_colour = [&](const Vec3& c) {
     return model.cell_colour.empty() ? 0 : int(model.cell_colour[std::size_t(at(c))]);
@@ -343,6 +370,10 @@ Compiled compile(const Model& model, const Limits& limits) {
 
   // Options: every orientation at every translation that stays inside the container.
   std::vector<ItemId> items;
+  std::uint64_t translations = 0;  // at most what the placement loop tries, for the phase board
+  for (std::size_t p = 0; p < model.pieces.size(); ++p)
+    translations += orients[p].size() * grid.size();
+  PhasePoll placing(limits.watch, "compiling the placements", translations);
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     const std::size_t before = out.placements.size();
     for (const Orientation& o : orients[p]) {
@@ -352,6 +383,7 @@ Compiled compile(const Model& model, const Limits& limits) {
       for (int z = lo.z; z + size.z <= hi.z; ++z)
         for (int y = lo.y; y + size.y <= hi.y; ++y)
           for (int x = lo.x; x + size.x <= hi.x; ++x) {
+            placing.step();
             const Vec3 t{x, y, z};
             bool fits = true;
             for (const Vec3& c : o.cells) fits = fits && inside(c + t);

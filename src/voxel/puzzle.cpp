@@ -278,8 +278,9 @@ class VoxelPuzzle final : public Puzzle {
     return {};
   }
 
-  CubeGroup symmetry_group(SymmetryMode mode) const override {
-    return cube_symmetry_group(compiled_.problem, item_places(model_, compiled_), mode);
+  CubeGroup symmetry_group(SymmetryMode mode, const Watch& watch = {}) const override {
+    const PhasePoll poll(watch, "finding the symmetries");  // (item_places: a pass over the cells)
+    return cube_symmetry_group(compiled_.problem, item_places(model_, compiled_), mode, watch);
   }
 
   std::string option_label(OptionId o) const override {

@@ -183,9 +183,10 @@ class Reader {
         if (holes.size() >= std::size_t(n[0]) * n[1] * n[2])
           fail(hp, "expected at least one cell of the box left");
       }
-      for (int z = 0; z < n[2]; ++z)
+      // In the order canonicalize() keeps (x, then y, then z), so that it has nothing to sort.
+      for (int x = 0; x < n[0]; ++x)
         for (int y = 0; y < n[1]; ++y)
-          for (int x = 0; x < n[0]; ++x)
+          for (int z = 0; z < n[2]; ++z)
             if (!holes.count({x, y, z})) m.cells.push_back({x, y, z});
       m.optional.assign(m.cells.size(), 0);
     } else if (j.contains("cells")) {

@@ -95,6 +95,12 @@ class Problem {
         .subspan(option_start_[o], option_start_[o + 1] - option_start_[o]);
   }
   std::optional<ItemId> find(std::string_view name) const;
+  // Makes room for `n` items in all, so that adding them never rehashes the names at once (a
+  // million cells: one rehash would hold up a stop between two polls, cubex/stop.hpp).
+  void reserve_items(std::size_t n) {
+    items_.reserve(n);
+    by_name_.reserve(n);
+  }
 
   // True when every primary item is 1..1 (plain exact cover, Algorithm X).
   bool has_multiplicities() const { return has_multiplicities_; }

@@ -47,6 +47,10 @@ struct Limits {
   // The most memory one search (one part of one assembly) may use for its table of positions;
   // a search that needs more is cut and the result says so.
   std::size_t max_bytes = std::size_t(256) << 20;
+  // Parts of at most 8 pieces are searched in a compact form (positions of 3 words, a byte of
+  // masks per direction); false searches them as larger parts are. The results are the same
+  // (the tests compare both).
+  bool compact = true;
 };
 
 // One move: `pieces` (indices into Input::pieces) move `distance` unit steps in `direction`.

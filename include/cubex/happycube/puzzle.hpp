@@ -26,8 +26,9 @@ std::unique_ptr<Puzzle> make_puzzle(Spec spec, const Limits& limits = {});
 const Model* model_of(const Puzzle& puzzle);
 
 // The symmetry group of a model (what the puzzle's symmetry_group() gives): the structure's
-// rotations, and its reflections too under kAuto when every plate may be turned over.
-CubeGroup symmetry_group(const Model& m, SymmetryMode mode);
+// rotations, and its reflections too under kAuto when every plate may be turned over. Polls
+// `watch` (cubex/stop.hpp).
+CubeGroup symmetry_group(const Model& m, SymmetryMode mode, const Watch& watch = {});
 
 // One instruction line for a placement, e.g. "Take part 2, flip it over, turn it once
 // counter-clockwise, and put it on place 3."
