@@ -78,6 +78,13 @@ class Puzzle {
   // which items keep the states few (the Happy Cube front end: its faces, neighbour after
   // neighbour).
   virtual std::vector<ItemId> memo_order() const { return {}; }
+  // Whether counting by memo is likely to pay, for `--count-by auto` (cubex/solve.hpp): kNever
+  // (the default: counted by search unless --count-by memo asks); kTrial: partial solutions
+  // often leave the same state (voxel puzzles of a few shapes in many copies, such as domino
+  // tilings), and a search that passes a few thousand nodes gives way to the memo; kAlways:
+  // the memo counts (Happy Cube structures).
+  enum class MemoHint { kNever, kTrial, kAlways };
+  virtual MemoHint memo_hint() const { return MemoHint::kNever; }
   // One line naming option o for people (a comment in `cubex compile --dlx` output), e.g.
   // "piece L rotation 5 offset [0,1,0]". By default "option o" (0-based).
   virtual std::string option_label(OptionId o) const { return "option " + std::to_string(o); }

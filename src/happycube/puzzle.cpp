@@ -97,6 +97,7 @@ class HappyCubePuzzle final : public Puzzle {
 
   std::string infeasible() const override { return model_.infeasible; }
   std::vector<ItemId> memo_order() const override { return happycube::memo_order(model_); }
+  MemoHint memo_hint() const override { return MemoHint::kAlways; }
 
   std::vector<std::string> notes() const override {
     if (!model_.spare()) return {};

@@ -114,9 +114,10 @@ const OptionRow kOptionTable[] = {
    },
    [](const Options& o) { return std::string(o.expand ? "yes" : "no"); }},
   {"count-by", "HOW",
-   "auto (default): when only counts are wanted, a short trial by memo decides: by memo where "
-   "sub-problems repeat (tilings by many identical pieces, Happy Cube structures), else by "
-   "search; memo: always by memo (refused where it does not apply); search: always by search",
+   "auto (default): when only counts are wanted, by memo where the puzzle's sub-problems repeat "
+   "(Happy Cube structures; tilings by a few shapes in many copies, once a trial search passes "
+   "65,536 nodes), else by search; memo: always by memo (refused where it does not apply); "
+   "search: always by search",
    [](Options& o, std::string_view t) {
      if (t == "auto") o.count_by = CountBy::automatic;
      else if (t == "memo") o.count_by = CountBy::memo;

@@ -67,10 +67,8 @@ nlohmann::json search_json(const char* backend, unsigned threads, const TreeIden
           {"pending", pending}};
 }
 
-// The automatic choice's trials (Plan::run): at most this many sub-problems by memo, a short one
-// first, then a longer one where the short one leaves it open.
-constexpr std::uint64_t kMemoShortTrial = 1 << 12;
-constexpr std::uint64_t kMemoTrialStates = 1 << 17;
+// The automatic choice's trial of the search (Plan::run): at most this many nodes.
+constexpr std::uint64_t kSearchTrialNodes = 1 << 16;
 
 // The items the memo branches on first: the puzzle's order, else every primary item in the
 // problem's order (a Knuth file's, as written).
@@ -219,7 +217,7 @@ Result Plan::run(const SolutionSink& sink) {
     return res;
   }
 
-  // 2. Counting by memo: asked for, or chosen when a trial shows that it pays.
+  // 2. Counting by memo: asked for, or where the front end expects it to pay.
   const bool search_asked = o.backend.has_value() || !o.checkpoint.empty() ||
                             !o.resume.empty() || o.shard_count > 1 || o.distributor;
   const bool counts_only = !sink && o.limit == 0 && !o.disassemble;
@@ -269,48 +267,31 @@ Result Plan::run(const SolutionSink& sink) {
     std::string why = "asked for (--count-by memo)";
     std::optional<MemoClasses> done;
     if (!by_memo) {
-      // The trials: the plain count by memo, cut at kMemoShortTrial sub-problems, then at
-      // kMemoTrialStates. The memo pays where at least one sub-problem in three is met again (a
-      // search walks the tree below such a state every time it meets it; the pentominoes of 6x10
-      // meet few again, the domino tilings about one in two). The short trial settles it when
-      // it is done (small puzzles keep the search where the memo does not pay) or when fewer
-      // than one in eight were met again (the search's puzzles pay almost nothing for it); a
-      // count done within the longer trial is the answer.
-      for (const std::uint64_t cut : {kMemoShortTrial, kMemoTrialStates}) {
-        MemoLimits trial = ml;
-        trial.max_states = cut;
-        const MemoCount t = memo_count(pb, {}, trial);
-        const bool pays = t.hits * 3 >= t.states;
-        const std::string met = with_commas(t.hits) + " of " + with_commas(t.states) + " sub-problems";
-        if (o.stop && o.stop->load()) break;
-        if (t.complete && (pays || cut == kMemoTrialStates)) {
+      // As the front end expects (Puzzle::memo_hint): Happy Cube structures by memo; tilings
+      // by a few shapes in many copies after a trial of the search the plan would run, cut at
+      // kSearchTrialNodes nodes, that keeps the search for small trees (as fast, and it lists
+      // its tree); the rest by search (a memo whose sub-problems rarely repeat only costs
+      // memory: the pentominoes of 6x10 take 2 M of them against 0.23 M search nodes).
+      const Puzzle::MemoHint hint = puzzle_.memo_hint();
+      if (hint == Puzzle::MemoHint::kAlways) {
+        by_memo = true;
+        why = "";  // the kind's way of counting, as documented (docs/happycube.md)
+      } else if (hint == Puzzle::MemoHint::kTrial && !(o.stop && o.stop->load())) {
+        const bool by_orbit = s->group_order() > 1;
+        Solver probe(by_orbit ? s->restricted() : pb);
+        SolveLimits sl;
+        sl.stop = o.stop;
+        sl.max_nodes = kSearchTrialNodes;
+        const SolveStats st = probe.count(sl);
+        if (!st.complete && !(o.stop && o.stop->load())) {
           by_memo = true;
-          why = "chosen: the count took " + with_commas(t.states) + " sub-problems, " +
-                with_commas(t.hits) + " met again";
-          if (s->group_order() == 1) {  // the answer already
-            done.emplace();
-            done->complete = true;
-            done->total = done->unique = t.count;
-            done->states = t.states;
-            done->bytes = t.bytes;
-          }
-          break;
-        }
-        if (!t.complete && pays && cut == kMemoTrialStates) {
-          by_memo = true;
-          why = "chosen: in a trial of " + with_commas(t.states) + " sub-problems, " +
-                with_commas(t.hits) + " were met again";
-          break;
-        }
-        if (t.complete || cut == kMemoTrialStates || t.hits * 8 < t.states) {
-          res.memo_why = "a trial by memo met " + met +
-                         " again (the memo pays from one in three)";
-          break;
+          why = "chosen: the puzzle's sub-problems repeat and a trial search passed " +
+                with_commas(kSearchTrialNodes) + " nodes";
         }
       }
     }
     if (by_memo) {
-      const MemoClasses mc = done ? *done : count_classes_by_memo(*s, ml, 0);
+      const MemoClasses mc = done ? *done : count_classes_by_memo(*s, ml, 10000);
       const bool stopped = !mc.complete && o.stop && o.stop->load();
       if (mc.complete || stopped) {
         res.method = "memo";
@@ -330,7 +311,7 @@ Result Plan::run(const SolutionSink& sink) {
         res.search = search_json("memo", 1, tree.identity(), mc.complete, false, 0, 0, 0);
         res.search["states"] = mc.states;
         res.search["table_bytes"] = mc.bytes;
-        res.search["chosen"] = why;
+        res.search["chosen"] = why.empty() ? "the puzzle's kind (Happy Cube structures count by memo)" : why;
         return res;
       }
       res.notes.push_back("counting by memo gave up (" + mc.why + "): counted by search instead");

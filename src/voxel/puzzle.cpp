@@ -327,6 +327,15 @@ class VoxelPuzzle final : public Puzzle {
     return out;
   }
 
+  // Few shapes in many copies (at least 8 pieces per shape): partial tilings by identical
+  // pieces leave the same cells covered again and again.
+  MemoHint memo_hint() const override {
+    std::size_t pieces = 0;
+    for (const auto& p : model_.pieces) pieces += static_cast<std::size_t>(std::max(p.count, 0));
+    return !model_.pieces.empty() && pieces >= 8 * model_.pieces.size() ? MemoHint::kTrial
+                                                                         : MemoHint::kNever;
+  }
+
   std::vector<std::pair<std::string, ItemId>> piece_items() const override {
     std::vector<std::pair<std::string, ItemId>> out;
     for (std::size_t p = 0; p < model_.pieces.size(); ++p)

@@ -311,10 +311,18 @@ def test_happy_cube_counts_by_memo_as_the_cli(puzzle_file, cubex_exe):
 
 def test_three_sets_l3_counts_are_the_clis(puzzle_file):
     # issue 34: by memo, as `cubex solve` (docs/happycube.md: 39,098,316; 9,774,579 unique;
-    # 1,847,595 sub-problems), not by a search of 348 million nodes
+    # 1,852,759 sub-problems), not by a search of 348 million nodes
     c = cubex.load(puzzle_file("happycube/l3_three_sets.json")).count()
     assert (c.total, c.unique, c.symmetric, c.group_order, c.complete) == (39098316, 9774579, 0, 4, True)
-    assert (c.method, c.nodes) == ("memo", 1847595)
+    assert (c.method, c.nodes) == ("memo", 1852759)
+
+
+def test_counts_past_2_to_64_are_exact_python_ints(puzzle_file):
+    # issue 37: the domino tilings of 14x14 (OEIS A004003), counted by memo, are over 2^76
+    c = cubex.load(puzzle_file("memo/dominoes-14x14.json")).count(symmetry="none")
+    assert c.method == "memo" and c.complete
+    assert c.total == 112202208776036178000000 and c.total > 2**64
+    assert type(c.total) is int
 
 
 def test_the_clis_other_options_are_keywords(puzzle_file, tmp_path):
