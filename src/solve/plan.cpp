@@ -234,6 +234,7 @@ Result Plan::run(const SolutionSink& sink) {
   }
   const bool may_memo = o.count_by == CountBy::memo ||
                         (o.count_by == CountBy::automatic && counts_only && !search_asked &&
+                         puzzle_.memo_hint() != Puzzle::MemoHint::kNever &&
                          memo_applies(pb).empty());
   if (may_memo) {
     std::optional<SymmetricSolver> trivial;

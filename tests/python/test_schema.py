@@ -2,6 +2,7 @@
 # the schemas in docs/schema/ (issue 19). The validator below covers the part of JSON Schema
 # (2020-12) that those files use; it is tested on documents that must fail, too.
 import json
+import re
 import subprocess
 
 import pytest
@@ -25,7 +26,7 @@ def is_type(value, name):
 
 SUPPORTED = {"$schema", "$id", "title", "description", "$defs", "$ref", "type", "properties",
              "required", "items", "minItems", "maxItems", "enum", "const", "minimum", "maximum",
-             "anyOf", "allOf", "additionalProperties"}
+             "anyOf", "allOf", "oneOf", "pattern", "additionalProperties"}
 
 
 def errors(value, schema, root, where="$"):
@@ -45,6 +46,8 @@ def errors(value, schema, root, where="$"):
         out.append(f"{where}: expected {schema['const']!r}, found {value!r}")
     if "enum" in schema and value not in schema["enum"]:
         out.append(f"{where}: expected one of {schema['enum']}, found {value!r}")
+    if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
+        out.append(f"{where}: {value!r} does not match {schema['pattern']}")
     if "minimum" in schema and isinstance(value, (int, float)) and value < schema["minimum"]:
         out.append(f"{where}: below {schema['minimum']}")
     if "maximum" in schema and isinstance(value, (int, float)) and value > schema["maximum"]:
@@ -73,6 +76,10 @@ def errors(value, schema, root, where="$"):
         tries = [errors(value, sub, root, where) for sub in schema["anyOf"]]
         if all(tries):
             out.append(f"{where}: matches none of anyOf: " + "; ".join(t[0] for t in tries))
+    if "oneOf" in schema:
+        tries = [errors(value, sub, root, where) for sub in schema["oneOf"]]
+        if sum(not t for t in tries) != 1:
+            out.append(f"{where}: matches {sum(not t for t in tries)} of oneOf, not one")
     return out
 
 
@@ -139,6 +146,13 @@ def test_validator_rejects_what_the_schema_forbids(cubex_exe, puzzle_file, schem
     broken = json.loads(json.dumps(doc))
     del broken["counts"]["total"]
     assert any("missing key 'total'" in e for e in errors(broken, s, s))
+    # counts past 2^53 are strings of decimal digits (issue 37), nothing else
+    big = json.loads(json.dumps(doc))
+    big["counts"]["total"] = "2444888770250892795802079170816"
+    assert errors(big, s, s) == []
+    for bad in ("12a", 2**60, -1):
+        big["counts"]["total"] = bad
+        assert any("oneOf" in e for e in errors(big, s, s)), bad
     broken = json.loads(json.dumps(doc))
     broken["solutions"][0]["orbit_size"] = "48"
     assert errors(broken, s, s)
