@@ -101,6 +101,17 @@ std::size_t default_memo_budget() {
   return std::max<std::size_t>(available / 4, std::size_t{64} << 20);
 }
 
+// A short count by memo (at most 4,096 sub-problems): whether at least one in sixteen was met
+// again, or the count ended. Tilings by dominoes meet about one in two again; the 25
+// Y-pentacubes of 5x5x5 fewer than one in twenty (their search is far faster).
+bool memo_repeats(const Problem& pb, const MemoLimits& limits) {
+  MemoLimits l = limits;
+  l.max_states = 4096;
+  l.on_progress = nullptr;
+  const MemoCount t = memo_count(pb, {}, l);
+  return t.complete || t.hits * 16 >= t.states;
+}
+
 }  // namespace
 
 struct Plan::Impl {
@@ -269,7 +280,8 @@ Result Plan::run(const SolutionSink& sink) {
     std::optional<MemoClasses> done;
     if (!by_memo) {
       // As the front end expects (Puzzle::memo_hint): Happy Cube structures by memo; tilings
-      // by a few shapes in many copies after a trial of the search the plan would run, cut at
+      // by a few shapes in many copies where a short memo count meets sub-problems again
+      // (memo_repeats) and then a trial of the search the plan would run, cut at
       // kSearchTrialNodes nodes, that keeps the search for small trees (as fast, and it lists
       // its tree); the rest by search (a memo whose sub-problems rarely repeat only costs
       // memory: the pentominoes of 6x10 take 2 M of them against 0.23 M search nodes).
@@ -277,7 +289,8 @@ Result Plan::run(const SolutionSink& sink) {
       if (hint == Puzzle::MemoHint::kAlways) {
         by_memo = true;
         why = "";  // the kind's way of counting, as documented (docs/happycube.md)
-      } else if (hint == Puzzle::MemoHint::kTrial && !(o.stop && o.stop->load())) {
+      } else if (hint == Puzzle::MemoHint::kTrial && !(o.stop && o.stop->load()) &&
+                 memo_repeats(pb, ml)) {
         const bool by_orbit = s->group_order() > 1;
         Solver probe(by_orbit ? s->restricted() : pb);
         SolveLimits sl;
