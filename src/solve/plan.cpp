@@ -277,7 +277,6 @@ Result Plan::run(const SolutionSink& sink) {
     ml.max_bytes = o.memo_budget ? o.memo_budget : default_memo_budget();
     bool by_memo = o.count_by == CountBy::memo;
     std::string why = "asked for (--count-by memo)";
-    std::optional<MemoClasses> done;
     if (!by_memo) {
       // As the front end expects (Puzzle::memo_hint): Happy Cube structures by memo; tilings
       // by a few shapes in many copies where a short memo count meets sub-problems again
@@ -305,7 +304,7 @@ Result Plan::run(const SolutionSink& sink) {
       }
     }
     if (by_memo) {
-      const MemoClasses mc = done ? *done : count_classes_by_memo(*s, ml, 10000);
+      const MemoClasses mc = count_classes_by_memo(*s, ml, 10000);
       const bool stopped = !mc.complete && o.stop && o.stop->load();
       if (mc.complete || stopped) {
         res.method = "memo";
