@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 
+#include "cubex/core/tree_estimate.hpp"
 #include "engine.hpp"
 
 namespace cubex::detail {
@@ -349,6 +350,44 @@ double FrontierEstimate::probe(Engine& engine, TreePath p) {
   }
 }
 
+double random_paths_nodes(Engine& engine, std::size_t paths, std::uint64_t seed,
+                          const std::atomic<bool>* stop) {
+  std::uint64_t rng = seed * 0x9E3779B97F4A7C15ull | 1;
+  std::atomic<std::uint32_t> signal{0};
+  SolveLimits lim;
+  lim.stop = stop;
+  std::vector<std::uint32_t> children;
+  double sum = 0;
+  for (std::size_t k = 0; k < paths; ++k) {
+    TreePath p;
+    double weight = 1, nodes = 1;  // the root
+    for (;;) {
+      children.clear();
+      Collect c{&children};
+      Control ctl;
+      ctl.signal = &signal;
+      ctl.ctx = &c;
+      ctl.frontier = &Collect::add;
+      const auto depth = static_cast<std::uint32_t>(p.size() + 1);
+      TreeSpan span;  // the whole tree from the root, else p's subtree
+      if (!p.empty()) span = subtree(p);
+      engine.run(span, depth, nullptr, lim, &ctl);
+      if (stop && stop->load(std::memory_order_relaxed)) return -1;
+      if (c.count == 0) break;  // a leaf: a solution or a dead end
+      weight *= static_cast<double>(c.count);
+      nodes += weight;
+      rng ^= rng << 13;  // xorshift64
+      rng ^= rng >> 7;
+      rng ^= rng << 17;
+      const std::size_t pick = static_cast<std::size_t>(rng % c.count);
+      p.assign(children.begin() + static_cast<std::ptrdiff_t>(pick * depth),
+               children.begin() + static_cast<std::ptrdiff_t>((pick + 1) * depth));
+    }
+    sum += nodes;
+  }
+  return paths ? sum / static_cast<double>(paths) : 0;
+}
+
 FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& left,
                                                  double done_mean) const {
   Result res;
@@ -414,3 +453,14 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
 }
 
 }  // namespace cubex::detail
+
+namespace cubex {
+
+double estimate_search_nodes(const Problem& problem, Backend backend, std::size_t paths,
+                             std::uint64_t seed, const std::atomic<bool>* stop) {
+  const std::unique_ptr<detail::Engine> engine = detail::make_engine(problem, backend);
+  engine->for_short_runs();
+  return detail::random_paths_nodes(*engine, paths, seed, stop);
+}
+
+}  // namespace cubex
