@@ -6,15 +6,18 @@
 // hundredfold and more in the times compared, so a loaded machine makes the same ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "cubex/core/memo.hpp"
+#include "cubex/core/memo_order.hpp"
 #include "cubex/core/tree_estimate.hpp"
 #include "cubex/knuth/format.hpp"
 #include "cubex/solve.hpp"
+#include "cubex/voxel/read.hpp"
 
 namespace {
 
@@ -109,4 +112,77 @@ TEST(MemoChoice, RandomPathsEstimateTheSearchTree) {
   cubex::Solver one(strip);
   EXPECT_EQ(cubex::estimate_search_nodes(strip, cubex::Backend::kLinks, 8, 3),
             static_cast<double>(one.count().nodes));
+}
+
+namespace {
+
+std::unique_ptr<cubex::Puzzle> tiling(int cols, int rows, const nlohmann::json& cells, int count) {
+  const nlohmann::json doc = {{"name", "tiling"},
+                              {"kind", "voxel"},
+                              {"box", {cols, rows}},
+                              {"pieces", {{{"name", "p"}, {"cells", cells}, {"count", count}}}}};
+  return cubex::voxel::load_json(doc, "tiling.json");
+}
+
+std::vector<cubex::ItemId> primary_items(const cubex::Problem& pb) {
+  std::vector<cubex::ItemId> out;
+  for (cubex::ItemId i = 0; i < pb.num_items(); ++i)
+    if (pb.item(i).primary) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
+// The breadth-first order lists every primary item once, those of range 1..1 (with pieces,
+// colours) and those of other ranges (conway_mult's multiplicities) alike.
+TEST(MemoOrder, BreadthFirstOrderHoldsEveryPrimaryItemOnce) {
+  for (const char* rel : {"dlx/pent6x10.dlx", "dlx/conway_mult.dlx", "dlx/knuth-colours.xc",
+                          "memo/dominoes-10x10.dlx"}) {
+    SCOPED_TRACE(rel);
+    const auto p = cubex::load(puzzle_path(rel));
+    const cubex::Problem& pb = p->problem();
+    std::vector<cubex::ItemId> order = cubex::breadth_first_order(pb);
+    std::vector<cubex::ItemId> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, primary_items(pb));
+  }
+}
+
+// The frontier cost picks the order that the memo's sub-problems favour: the diagonals of the
+// breadth-first order across a square of dominoes, the sweep along the rows for L-trominoes
+// (whose breadth-first frontiers are the square's growing L-shaped rings). The counts are the
+// same in every order.
+TEST(MemoOrder, FrontierCostPicksTheOrderWithFewerSubProblems) {
+  const nlohmann::json domino = {{0, 0, 0}, {1, 0, 0}};
+  const nlohmann::json ell = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  struct Case {
+    std::unique_ptr<cubex::Puzzle> p;
+    bool breadth_first_wins;
+    std::uint64_t total;
+  };
+  Case cases[] = {{tiling(10, 10, domino, 50), true, 258584046368u},
+                  {tiling(9, 9, ell, 27), false, 1193600u}};
+  for (Case& c : cases) {
+    const cubex::Problem& pb = c.p->problem();
+    const std::vector<cubex::ItemId> sweep = c.p->memo_order();
+    const std::vector<cubex::ItemId> wide = cubex::breadth_first_order(pb);
+    ASSERT_FALSE(sweep.empty());
+    EXPECT_EQ(cubex::frontier_cost(pb, wide) < cubex::frontier_cost(pb, sweep),
+              c.breadth_first_wins);
+    cubex::MemoLimits by_sweep, by_wide;
+    by_sweep.order = sweep;
+    by_wide.order = wide;
+    const cubex::MemoCount a = cubex::memo_count(pb, {}, by_sweep);
+    const cubex::MemoCount b = cubex::memo_count(pb, {}, by_wide);
+    EXPECT_EQ(a.count, cubex::BigCount(c.total));
+    EXPECT_EQ(b.count, cubex::BigCount(c.total));
+    EXPECT_EQ(b.states < a.states, c.breadth_first_wins) << a.states << " " << b.states;
+    // And solve() counts by the cheaper one.
+    cubex::Options o;
+    o.count_by = cubex::CountBy::memo;
+    o.symmetry = cubex::Symmetry::none;
+    const cubex::Result r = cubex::solve(*c.p, o);
+    EXPECT_EQ(r.counts.total, c.total);
+    EXPECT_EQ(r.memo_states, std::min(a.states, b.states));
+  }
 }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "cubex/core/memo.hpp"
+#include "cubex/core/memo_order.hpp"
 #include "cubex/core/tree_estimate.hpp"
 #include "cubex/error.hpp"
 #include "cubex/output/checkpoint.hpp"
@@ -75,13 +76,23 @@ constexpr std::uint64_t kMemoTrialStates = 1 << 10;
 constexpr std::uint64_t kSearchTrialNodes = 1 << 14;
 constexpr std::size_t kEstimatePaths = 16;
 
-std::vector<ItemId> memo_order_of(const Puzzle& puzzle, const Problem& pb) {
+// The items the memo branches on first. A Happy Cube structure's own order (its front end
+// insists on the memo, MemoHint::kAlways, and knows its faces best). Otherwise the one of two
+// orders whose frontiers foresee fewer sub-problems (frontier_cost; ties keep the first): the
+// puzzle's (a voxel box swept along its longest axis), else the primary items as the problem
+// lists them (a Knuth file's, as written); and the breadth-first order (breadth_first_order:
+// diagonals across a square of dominoes, 4x fewer sub-problems than rows at 16x16).
+std::vector<ItemId> memo_order_of(const Puzzle& puzzle, const Problem& pb,
+                                  const std::atomic<bool>* stop) {
   std::vector<ItemId> order = puzzle.memo_order();
+  if (puzzle.memo_hint() == Puzzle::MemoHint::kAlways && !order.empty()) return order;
   if (order.empty()) {
     for (ItemId i = 0; i < pb.num_items(); ++i) {
       if (pb.item(i).primary) order.push_back(i);
     }
   }
+  std::vector<ItemId> wide = breadth_first_order(pb, stop);
+  if (!wide.empty() && frontier_cost(pb, wide) < frontier_cost(pb, order)) return wide;
   return order;
 }
 
@@ -130,8 +141,8 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 // 3. Knuth's estimate of the search's whole tree (kEstimatePaths random paths) times the trial's
 //    time per node gives the search's time, T;
 // 4. the memo counts, for at most half of T (in sub-problems, at the trial's rate), and gives up
-//    as soon as its progress foresees more than twice T (MemoProgress::fraction); then the
-//    search counts. So a wrong guess costs at most about half the search's time, where it is
+//    once it has spent a fiftieth of T and its progress foresees more than twice T
+//    (MemoProgress::fraction); then the search counts. So a wrong guess costs at most about half the search's time, where it is
 //    estimated right.
 TrialChoice choose_by_trials(const Problem& pb, const Problem& search_pb, const MemoLimits& limits,
                              const std::atomic<bool>* stop) {
@@ -321,7 +332,7 @@ Result Plan::run(const SolutionSink& sink) {
     std::optional<SymmetricSolver> trivial;
     const SymmetricSolver* s = sym;
     if (!s) s = &trivial.emplace(pb, trivial_group(pb.num_items()));
-    const std::vector<ItemId> order = memo_order_of(puzzle_, pb);
+    const std::vector<ItemId> order = memo_order_of(puzzle_, pb, o.stop);
     MemoLimits ml;
     ml.stop = o.stop;
     ml.order = order;
@@ -377,8 +388,11 @@ Result Plan::run(const SolutionSink& sink) {
       auto report = std::move(ml.on_progress);
       ml.on_progress = [&, report = std::move(report)](const MemoProgress& m) {
         if (o.stop && o.stop->load()) race_stop.store(true);
-        if (m.fraction > 0 &&
-            static_cast<double>(m.states) / m.fraction * race.state_seconds > race.max_seconds)
+        // (Not before a hundredth of it is spent: a deep tree's early fraction is tiny, and
+        // the 4x4x4 box of dominoes foresaw hours where it takes a second.)
+        const double spent = static_cast<double>(m.states) * race.state_seconds;
+        if (m.fraction > 0 && spent >= race.max_seconds / 100 &&
+            spent / m.fraction > race.max_seconds)
           race_stop.store(true);
         if (report) report(m);
       };
