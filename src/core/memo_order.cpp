@@ -12,47 +12,24 @@ bool exact(const Item& it) {
   return it.primary && it.lo == 1 && it.hi == 1;
 }
 
-// The graph of the items of range 1..1 (neighbours share an option), as flat arrays: the
-// neighbours of item i are adj[start[i] .. start[i + 1]), each once.
-struct Graph {
-  std::vector<std::uint32_t> start, adj;
-  std::size_t degree(ItemId i) const { return start[i + 1] - start[i]; }
+// The options of each item, as flat arrays: the options of item i are
+// opts[start[i] .. start[i + 1]).
+struct Incidence {
+  std::vector<std::uint32_t> start, opts;
+  std::size_t count(ItemId i) const { return start[i + 1] - start[i]; }
 };
 
-Graph neighbours(const Problem& pb, const std::vector<bool>& in) {
+Incidence incidence(const Problem& pb) {
   const std::size_t n = pb.num_items();
-  Graph g;
+  Incidence g;
   g.start.assign(n + 1, 0);
-  for (OptionId o = 0; o < pb.num_options(); ++o) {
-    std::size_t k = 0;
-    for (ItemId i : pb.option(o)) k += in[i];
-    for (ItemId i : pb.option(o))
-      if (in[i]) g.start[i + 1] += static_cast<std::uint32_t>(k - 1);
-  }
+  for (OptionId o = 0; o < pb.num_options(); ++o)
+    for (ItemId i : pb.option(o)) ++g.start[i + 1];
   for (std::size_t i = 0; i < n; ++i) g.start[i + 1] += g.start[i];
-  g.adj.resize(g.start[n]);
+  g.opts.resize(g.start[n]);
   std::vector<std::uint32_t> fill(g.start.begin(), g.start.end() - 1);
-  for (OptionId o = 0; o < pb.num_options(); ++o) {
-    const auto items = pb.option(o);
-    for (ItemId a : items) {
-      if (!in[a]) continue;
-      for (ItemId b : items)
-        if (b != a && in[b]) g.adj[fill[a]++] = b;
-    }
-  }
-  // Each neighbour once (an item pair that several options share was listed once per option).
-  std::vector<std::uint32_t> out;
-  out.reserve(g.adj.size());
-  std::vector<std::uint32_t> start(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    auto b = g.adj.begin() + g.start[i], e = g.adj.begin() + g.start[i + 1];
-    std::sort(b, e);
-    e = std::unique(b, e);
-    out.insert(out.end(), b, e);
-    start[i + 1] = static_cast<std::uint32_t>(out.size());
-  }
-  g.adj = std::move(out);
-  g.start = std::move(start);
+  for (OptionId o = 0; o < pb.num_options(); ++o)
+    for (ItemId i : pb.option(o)) g.opts[fill[i]++] = o;
   return g;
 }
 
@@ -60,25 +37,28 @@ Graph neighbours(const Problem& pb, const std::vector<bool>& in) {
 
 std::vector<ItemId> breadth_first_order(const Problem& pb, const std::atomic<bool>* stop) {
   const std::size_t n = pb.num_items();
-  std::vector<std::size_t> options(n, 0);
-  for (OptionId o = 0; o < pb.num_options(); ++o)
-    for (ItemId i : pb.option(o)) ++options[i];
+  const Incidence g = incidence(pb);
   std::vector<std::size_t> counts;
   for (ItemId i = 0; i < n; ++i)
-    if (exact(pb.item(i))) counts.push_back(options[i]);
+    if (exact(pb.item(i))) counts.push_back(g.count(i));
   std::vector<bool> in(n, false);
   if (!counts.empty()) {
     std::nth_element(counts.begin(), counts.begin() + counts.size() / 2, counts.end());
     const std::size_t heavy = 4 * std::max<std::size_t>(counts[counts.size() / 2], 1);
-    for (ItemId i = 0; i < n; ++i) in[i] = exact(pb.item(i)) && options[i] <= heavy;
+    for (ItemId i = 0; i < n; ++i) in[i] = exact(pb.item(i)) && g.count(i) <= heavy;
   }
-  const Graph g = neighbours(pb, in);
   std::vector<ItemId> order;
   order.reserve(n);
   std::vector<std::uint32_t> level(n, UINT32_MAX);
+  // An option's items are all met the first time it is scanned: later scans are skipped, so a
+  // walk costs the size of the matrix. `scanned` holds the walk's stamp.
+  std::vector<std::uint32_t> scanned(pb.num_options(), 0);
+  std::uint32_t stamp = 0;
   std::vector<ItemId> part, kids;
-  // Breadth first from s over the items not yet ordered, into `out` (levels in `level`).
+  // Breadth first from s over the items not yet ordered, into `out` (levels in `level`); the
+  // neighbours of an item in order of their number of options, fewest first.
   auto walk = [&](ItemId s, std::vector<ItemId>& out) {
+    ++stamp;
     const std::size_t from = out.size();
     level[s] = 0;
     out.push_back(s);
@@ -87,20 +67,24 @@ std::vector<ItemId> breadth_first_order(const Problem& pb, const std::atomic<boo
       const ItemId a = out[k];
       kids.clear();
       for (std::uint32_t j = g.start[a]; j < g.start[a + 1]; ++j) {
-        const ItemId b = g.adj[j];
-        if (level[b] != UINT32_MAX) continue;
-        level[b] = level[a] + 1;
-        kids.push_back(b);
+        const OptionId o = g.opts[j];
+        if (scanned[o] == stamp) continue;
+        scanned[o] = stamp;
+        for (ItemId b : pb.option(o)) {
+          if (!in[b] || level[b] != UINT32_MAX) continue;
+          level[b] = level[a] + 1;
+          kids.push_back(b);
+        }
       }
       std::stable_sort(kids.begin(), kids.end(),
-                       [&](ItemId x, ItemId y) { return g.degree(x) < g.degree(y); });
+                       [&](ItemId x, ItemId y) { return g.count(x) < g.count(y); });
       out.insert(out.end(), kids.begin(), kids.end());
     }
     return true;
   };
   for (ItemId first = 0; first < n; ++first) {
     if (!in[first] || level[first] != UINT32_MAX) continue;
-    // The far end of first's part: twice, the last level's item with the fewest neighbours.
+    // The far end of first's part: twice, the last level's item in the fewest options.
     ItemId s = first;
     for (int pass = 0; pass < 2; ++pass) {
       part.clear();
@@ -108,7 +92,7 @@ std::vector<ItemId> breadth_first_order(const Problem& pb, const std::atomic<boo
       const std::uint32_t last = level[part.back()];
       s = part.back();
       for (ItemId a : part)
-        if (level[a] == last && g.degree(a) < g.degree(s)) s = a;
+        if (level[a] == last && g.count(a) < g.count(s)) s = a;
       for (ItemId a : part) level[a] = UINT32_MAX;
     }
     if (!walk(s, order)) return {};

@@ -19,7 +19,7 @@ namespace cubex {
 // The items of range 1..1 in breadth-first order (Cuthill and McKee's): two items are neighbours
 // when an option covers both; each part of that graph starts from an item at the far end of it
 // (found by two breadth-first passes, after George and Liu) and lists the neighbours of each
-// item by their number of neighbours, fewest first. On a square of cells tiled by dominoes the
+// item by their number of options, fewest first. On a square of cells tiled by dominoes the
 // frontier then runs along the diagonals, short near the corners: the 16x16 square takes 362,598
 // sub-problems instead of the 1,333,781 of a sweep along its rows. Items that lie in more than
 // four times as many options as the median one (a piece item, where a piece has far more
