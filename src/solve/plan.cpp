@@ -72,7 +72,7 @@ nlohmann::json search_json(const char* backend, unsigned threads, const TreeIden
 // The automatic choice (Plan::run, choose_by_trials): the memo's trial counts at most
 // kMemoTrialStates sub-problems, the search's at most kSearchTrialNodes nodes, and
 // kEstimatePaths random paths estimate the search's whole tree.
-constexpr std::uint64_t kMemoTrialStates = 1 << 10;
+constexpr std::uint64_t kMemoTrialStates = 1 << 9;
 constexpr std::uint64_t kSearchTrialNodes = 1 << 14;
 constexpr std::size_t kEstimatePaths = 16;
 
@@ -132,9 +132,9 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 // Whether the memo or the search counts a puzzle whose front end says that the memo may pay
 // (Puzzle::MemoHint::kTrial), each tried briefly:
-// 1. the memo counts kMemoTrialStates sub-problems: where fewer than one in sixteen was met
-//    again, the search counts (pentominoes, Y-pentacubes, Bedlam: one in twenty-five or fewer;
-//    domino tilings: one in six to one in two);
+// 1. the memo counts kMemoTrialStates sub-problems (in the order memo_order_of chose): where
+//    fewer than one in ten was met again, the search counts (pentominoes, Soma, Y-pentacubes,
+//    Bedlam: one in twenty or fewer; domino and L-tromino tilings: one in four or more);
 // 2. the search (on `search_pb`, the problem it would search) runs kSearchTrialNodes nodes: a
 //    tree it finishes stays with the search (small trees: as fast, and listed); past it, a
 //    memo that finished its trial counts;
@@ -142,8 +142,8 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 //    time per node gives the search's time, T;
 // 4. the memo counts, for at most half of T (in sub-problems, at the trial's rate), and gives up
 //    once it has spent a fiftieth of T and its progress foresees more than twice T
-//    (MemoProgress::fraction); then the search counts. So a wrong guess costs at most about half the search's time, where it is
-//    estimated right.
+//    (MemoProgress::fraction); then the search counts. So a wrong guess costs at most about half
+//    the search's time, where it is estimated right.
 TrialChoice choose_by_trials(const Problem& pb, const Problem& search_pb, const MemoLimits& limits,
                              const std::atomic<bool>* stop) {
   TrialChoice c;
@@ -153,9 +153,9 @@ TrialChoice choose_by_trials(const Problem& pb, const Problem& search_pb, const 
   auto t = std::chrono::steady_clock::now();
   const MemoCount m = memo_count(pb, {}, l);
   c.state_seconds = seconds_since(t) / static_cast<double>(std::max<std::uint64_t>(m.states, 1));
-  if (!m.complete && m.hits * 16 < m.states) {
+  if (!m.complete && m.hits * 10 < m.states) {
     c.why = "the memo's trial met " + with_commas(m.hits) + " of " + with_commas(m.states) +
-            " sub-problems again (under one in sixteen)";
+            " sub-problems again (under one in ten)";
     return c;
   }
   if (stop && stop->load()) return c;
