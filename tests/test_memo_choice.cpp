@@ -10,6 +10,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <set>
 #include <string>
 
 #include "cubex/core/memo.hpp"
@@ -186,4 +188,54 @@ TEST(MemoOrder, FrontierCostPicksTheOrderWithFewerSubProblems) {
     EXPECT_EQ(r.counts.total, c.total);
     EXPECT_EQ(r.memo_states, std::min(a.states, b.states));
   }
+}
+
+// Random matrices with secondary items, colours and multiplicities: the memo counts the same in
+// the problem's order, the breadth-first order and its reverse, and as the search does.
+TEST(MemoOrder, RandomMatricesCountTheSameInEveryOrder) {
+  std::mt19937 rng(20261128);
+  int checked = 0;
+  for (int round = 0; round < 200; ++round) {
+    cubex::Problem pb;
+    const int exact = 3 + static_cast<int>(rng() % 6);
+    std::vector<cubex::ItemId> items;
+    for (int i = 0; i < exact; ++i) items.push_back(pb.add_primary("p" + std::to_string(i)));
+    const bool mult = rng() % 3 == 0;
+    if (mult) items.push_back(pb.add_primary("m", 1, 2));
+    const int secondary = static_cast<int>(rng() % 3);
+    std::vector<cubex::ItemId> sec;
+    for (int i = 0; i < secondary; ++i) sec.push_back(pb.add_secondary("s" + std::to_string(i)));
+    const cubex::ColourId red = pb.add_colour("red"), blue = pb.add_colour("blue");
+    const int options = 4 + static_cast<int>(rng() % 12);
+    std::set<std::vector<cubex::ItemId>> seen;
+    for (int o = 0; o < options; ++o) {
+      std::vector<cubex::ItemId> its;
+      std::vector<cubex::ColourId> cols;
+      for (int i = 0; i < exact; ++i)
+        if (rng() % 3 == 0) its.push_back(items[i]), cols.push_back(0);
+      if (its.empty()) its.push_back(items[rng() % exact]), cols.push_back(0);
+      if (mult && rng() % 2 == 0) its.push_back(items.back()), cols.push_back(0);
+      for (cubex::ItemId s : sec) {
+        if (rng() % 3 != 0) continue;
+        its.push_back(s);
+        const auto pick = rng() % 3;
+        cols.push_back(pick == 0 ? 0 : pick == 1 ? red : blue);
+      }
+      std::vector<cubex::ItemId> key = its;
+      std::sort(key.begin(), key.end());
+      if (!seen.insert(key).second) continue;  // the memo refuses two options on one item set
+      pb.add_option(its, cols);
+    }
+    cubex::Solver solver(pb, cubex::Backend::kLinks);
+    const std::uint64_t want = solver.count().solutions;
+    std::vector<cubex::ItemId> wide = cubex::breadth_first_order(pb);
+    std::vector<cubex::ItemId> back(wide.rbegin(), wide.rend());
+    for (const auto& order : {primary_items(pb), wide, back}) {
+      cubex::MemoLimits l;
+      l.order = order;
+      EXPECT_EQ(cubex::memo_count(pb, {}, l).count, cubex::BigCount(want)) << "round " << round;
+    }
+    checked += want > 0;
+  }
+  EXPECT_GT(checked, 20);  // enough of them have solutions
 }
