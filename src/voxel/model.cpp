@@ -171,25 +171,7 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) 
 }
 
 std::vector<Orientation> orientations(std::span<const Vec3> cells, std::uint64_t allowed) {
-  std::vector<Orientation> out;
-  if (cells.empty()) return out;
-  const auto& group = cube_symmetries();
-  for (int k = 0; k < 48; ++k) {
-    if (!(allowed >> k & 1)) continue;
-    Orientation o;
-    o.symmetry = k;
-    for (const Vec3& c : cells) o.cells.push_back(group[k] * c);
-    Vec3 lo = o.cells[0];
-    for (const Vec3& c : o.cells)
-      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-    o.shift = Vec3{} - lo;
-    for (Vec3& c : o.cells) c = c + o.shift;
-    std::sort(o.cells.begin(), o.cells.end());
-    bool seen = std::any_of(out.begin(), out.end(),
-                            [&](const Orientation& q) { return q.cells == o.cells; });
-    if (!seen) out.push_back(std::move(o));
-  }
-  return out;
+  return orientations(cells, std::span<const std::uint8_t>(), allowed);
 }
 
 std::vector<Orientation> orientations(std::span<const Vec3> cells,
@@ -198,32 +180,75 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
                       mirror ? (std::uint64_t{1} << 48) - 1 : (std::uint64_t{1} << 24) - 1);
 }
 
+bool sort_by_key(std::span<const Vec3> cells, std::span<const std::uint8_t> colours,
+                 std::vector<std::uint64_t>& keys) {
+  keys.resize(cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Vec3& c = cells[i];
+    if (std::uint32_t(c.x) >= kKeySpan || std::uint32_t(c.y) >= kKeySpan ||
+        std::uint32_t(c.z) >= kKeySpan)
+      return false;
+    keys[i] = std::uint64_t(c.x) << 44 | std::uint64_t(c.y) << 26 | std::uint64_t(c.z) << 8 |
+              (colours.empty() ? 0 : colours[i]);
+  }
+  std::sort(keys.begin(), keys.end());
+  return true;
+}
+
 std::vector<Orientation> orientations(std::span<const Vec3> cells,
                                       std::span<const std::uint8_t> colours,
                                       std::uint64_t allowed) {
-  if (colours.empty()) return orientations(cells, allowed);
   std::vector<Orientation> out;
+  if (cells.empty()) return out;
   const auto& group = cube_symmetries();
+  // Each orientation's cells (with colours) moved to the smallest corner 0, as sorted keys
+  // (cell_key) where the coordinates allow, so that the sort compares integers; found[q] are
+  // out[q]'s keys.
+  std::vector<Vec3> turned(cells.size());
+  std::vector<std::uint64_t> keys;
+  std::vector<std::vector<std::uint64_t>> found;
+  std::vector<std::pair<Vec3, std::uint8_t>> cc;
   for (int k = 0; k < 48; ++k) {
     if (!(allowed >> k & 1)) continue;
-    std::vector<std::pair<Vec3, std::uint8_t>> cc;
-    for (std::size_t i = 0; i < cells.size(); ++i) cc.push_back({group[k] * cells[i], colours[i]});
-    Vec3 lo = cc[0].first;
-    for (const auto& [c, col] : cc)
+    const Mat3& m = group[std::size_t(k)];
+    Vec3 lo = m * cells[0];
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const Vec3 c = m * cells[i];
+      turned[i] = c;
       lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    }
+    for (Vec3& c : turned) c = c - lo;
     Orientation o;
     o.symmetry = k;
     o.shift = Vec3{} - lo;
-    for (auto& [c, col] : cc) c = c + o.shift;
-    std::sort(cc.begin(), cc.end());
-    for (const auto& [c, col] : cc) {
-      o.cells.push_back(c);
-      o.colours.push_back(col);
+    if (sort_by_key(turned, colours, keys)) {
+      if (std::find(found.begin(), found.end(), keys) != found.end()) continue;
+      found.push_back(keys);
+      o.cells.resize(keys.size());
+      for (std::size_t i = 0; i < keys.size(); ++i) o.cells[i] = key_cell(keys[i]);
+      if (!colours.empty()) {
+        o.colours.resize(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i) o.colours[i] = std::uint8_t(keys[i]);
+      }
+    } else {  // (coordinates beyond the keys' span: by pairs)
+      cc.clear();
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        cc.push_back({turned[i], colours.empty() ? std::uint8_t(0) : colours[i]});
+      std::sort(cc.begin(), cc.end());
+      for (const auto& [c, col] : cc) {
+        o.cells.push_back(c);
+        if (!colours.empty()) o.colours.push_back(col);
+      }
+      found.emplace_back();  // (no keys: told apart by the cells)
+      bool seen = std::any_of(out.begin(), out.end(), [&](const Orientation& q) {
+        return q.cells == o.cells && q.colours == o.colours;
+      });
+      if (seen) {
+        found.pop_back();
+        continue;
+      }
     }
-    bool seen = std::any_of(out.begin(), out.end(), [&](const Orientation& q) {
-      return q.cells == o.cells && q.colours == o.colours;
-    });
-    if (!seen) out.push_back(std::move(o));
+    out.push_back(std::move(o));
   }
   return out;
 }
@@ -374,19 +399,30 @@ Compiled compile(const Model& model, const Limits& limits) {
   for (std::size_t p = 0; p < model.pieces.size(); ++p)
     translations += orients[p].size() * grid.size();
   PhasePoll placing(limits.watch, "compiling the placements", translations);
+  // Per orientation, each cell's place in the grid relative to the translation's (a translation
+  // inside the box keeps every cell inside it: only the grid says whether a cell is the
+  // container's).
+  std::vector<std::size_t> offset;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
     const std::size_t before = out.placements.size();
     for (const Orientation& o : orients[p]) {
       Vec3 size{};
       for (const Vec3& c : o.cells)
         size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
+      offset.resize(o.cells.size());
+      for (std::size_t i = 0; i < o.cells.size(); ++i)
+        offset[i] = (std::size_t(o.cells[i].z) * dim.y + std::size_t(o.cells[i].y)) * dim.x +
+                    std::size_t(o.cells[i].x);
       for (int z = lo.z; z + size.z <= hi.z; ++z)
         for (int y = lo.y; y + size.y <= hi.y; ++y)
           for (int x = lo.x; x + size.x <= hi.x; ++x) {
             placing.step();
             const Vec3 t{x, y, z};
+            const int* base =
+                &grid[(std::size_t(z - lo.z) * dim.y + std::size_t(y - lo.y)) * dim.x +
+                      std::size_t(x - lo.x)];
             bool fits = true;
-            for (const Vec3& c : o.cells) fits = fits && inside(c + t);
+            for (std::size_t i = 0; i < o.cells.size() && fits; ++i) fits = base[offset[i]] >= 0;
             for (std::size_t i = 0; fits && i < o.colours.size(); ++i)
               fits = model.colour_allowed(o.colours[i], cell_colour(o.cells[i] + t));
             if (!fits) continue;
@@ -394,12 +430,13 @@ Compiled compile(const Model& model, const Limits& limits) {
             pl.piece = int(p);
             pl.symmetry = o.symmetry;
             pl.offset = o.shift + t;
+            pl.cells.resize(o.cells.size());
             items.clear();
             if (out.piece_item[p] != kNoItem) items.push_back(out.piece_item[p]);
             for (std::size_t i = 0; i < o.cells.size(); ++i) {
               const Vec3 c = o.cells[i] + t;
-              pl.cells.push_back(c);
-              items.push_back(out.cell_item[std::size_t(at(c))]);
+              pl.cells[i] = c;
+              items.push_back(out.cell_item[std::size_t(base[offset[i]])]);
               if (marked[p] && o.colours[i]) items.push_back(colour_item.at({c, o.colours[i]}));
             }
             out.problem.add_option(items);

@@ -102,19 +102,35 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
     places.where[item] = std::pair{1000 + key.second, key.first};
   if (compiled.holes_item != kNoItem) places.reflected[compiled.holes_item] = compiled.holes_item;
   const std::size_t np = model.pieces.size();
-  // A piece as (cell, colour) pairs, colours only where they count.
-  using Shape = std::vector<std::pair<Vec3, std::uint8_t>>;
+  // A piece as sorted (cell, colour) keys (sort_by_key), colours only where they count; where
+  // the coordinates are too large for keys, as the sorted pairs' numbers after a first ~0 (never
+  // a key).
+  using Shape = std::vector<std::uint64_t>;
+  std::vector<Vec3> moved;
+  std::vector<std::pair<Vec3, std::uint8_t>> pairs;
   auto shape = [&](std::size_t p, const Mat3& m) {
     const Piece& piece = model.pieces[p];
+    const bool colours = model.coloured && !piece.colours.empty();
+    moved.resize(piece.cells.size());
+    Vec3 lo = m * piece.cells[0];
+    for (std::size_t i = 0; i < piece.cells.size(); ++i) {
+      moved[i] = m * piece.cells[i];
+      lo = {std::min(lo.x, moved[i].x), std::min(lo.y, moved[i].y), std::min(lo.z, moved[i].z)};
+    }
+    for (Vec3& c : moved) c = c - lo;
     Shape s;
-    for (std::size_t i = 0; i < piece.cells.size(); ++i)
-      s.push_back({m * piece.cells[i],
-                   model.coloured && !piece.colours.empty() ? piece.colours[i] : std::uint8_t(0)});
-    Vec3 lo = s[0].first;
-    for (const auto& [c, col] : s)
-      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-    for (auto& [c, col] : s) c = c - lo;
-    std::sort(s.begin(), s.end());
+    if (sort_by_key(moved,
+                    colours ? std::span<const std::uint8_t>(piece.colours)
+                            : std::span<const std::uint8_t>(),
+                    s))
+      return s;
+    pairs.clear();
+    for (std::size_t i = 0; i < moved.size(); ++i)
+      pairs.push_back({moved[i], colours ? piece.colours[i] : std::uint8_t(0)});
+    std::sort(pairs.begin(), pairs.end());
+    s.assign(1, ~std::uint64_t(0));
+    for (const auto& [c, col] : pairs)
+      for (int v : {c.x, c.y, c.z, int(col)}) s.push_back(std::uint64_t(std::uint32_t(v)));
     return s;
   };
   // The mirror: x -> -x, or y -> -y for a container flat in x alone (the normal of a flat

@@ -152,6 +152,17 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
 // The same, restricted to the symmetries whose bits are set in `allowed`.
 std::vector<Orientation> orientations(std::span<const Vec3> cells, std::uint64_t allowed);
 
+// Cells as integers that sort as (cell, colour) pairs do: x, y, z (each from 0 to
+// kKeySpan - 1) and the colour in 18, 18, 18 and 8 bits.
+constexpr std::uint32_t kKeySpan = std::uint32_t{1} << 18;
+inline Vec3 key_cell(std::uint64_t key) {
+  return {int(key >> 44), int((key >> 26) & (kKeySpan - 1)), int((key >> 8) & (kKeySpan - 1))};
+}
+// The keys of `cells` with `colours` (parallel, or empty for colour 0), sorted; false (and
+// `keys` unspecified) when a coordinate is outside 0 .. kKeySpan - 1.
+bool sort_by_key(std::span<const Vec3> cells, std::span<const std::uint8_t> colours,
+                 std::vector<std::uint64_t>& keys);
+
 // One option of the compiled problem: piece `piece` in orientation `symmetry` at `offset`.
 struct Placement {
   int piece = 0;  // -1: an optional cell left empty (a hole, only with max_holes)
