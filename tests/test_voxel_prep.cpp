@@ -68,6 +68,10 @@ TEST(VoxelPrep, OrientationsAreThoseOfTheReference) {
       for (int i = 0; i < size; ++i) colours.push_back(std::uint8_t(rng() % 3));
     if (r % 7 == 0) {  // coordinates beyond the keys' span: the pairs' sort
       for (Vec3& c : cells) c.x *= int(vx::kKeySpan) / 2;
+    } else if (r % 4 == 1) {  // a sparse box: the keys sorted, not read off a grid
+      for (Vec3& c : cells) c = {7 * c.x - 5, 9 * c.y, 11 * c.z + 3};
+    } else if (r % 4 == 2) {  // not at the origin
+      for (Vec3& c : cells) c = c + Vec3{-3, 2, 5};
     }
     const std::uint64_t allowed = r % 5 == 0   ? rng() & ((std::uint64_t{1} << 48) - 1)
                                   : r % 2 == 0 ? (std::uint64_t{1} << 48) - 1

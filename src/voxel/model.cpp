@@ -195,6 +195,85 @@ bool sort_by_key(std::span<const Vec3> cells, std::span<const std::uint8_t> colo
   return true;
 }
 
+Turner::Turner(std::span<const Vec3> cells, std::span<const std::uint8_t> colours)
+    : cells_(cells), colours_(colours) {
+  if (cells.empty()) return;
+  Vec3 hi = lo_ = cells[0];
+  for (const Vec3& c : cells) {
+    lo_ = {std::min(lo_.x, c.x), std::min(lo_.y, c.y), std::min(lo_.z, c.z)};
+    hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+  }
+  const std::int64_t ex = std::int64_t(hi.x) - lo_.x, ey = std::int64_t(hi.y) - lo_.y,
+                     ez = std::int64_t(hi.z) - lo_.z;
+  if (ex >= kKeySpan || ey >= kKeySpan || ez >= kKeySpan) return;
+  extent_ = {int(ex), int(ey), int(ez)};
+  const std::int64_t volume = (ex + 1) * (ey + 1) * (ez + 1);
+  if (volume > 4 * std::int64_t(cells.size()) + 64) return;  // (sparse: the keys sorted)
+  grid_.assign(std::size_t(volume), 0);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Vec3 d = cells[i] - lo_;
+    grid_[(std::size_t(d.x) * std::size_t(ey + 1) + std::size_t(d.y)) * std::size_t(ez + 1) +
+          std::size_t(d.z)] = std::uint16_t(1 + (colours.empty() ? 0 : colours[i]));
+  }
+}
+
+bool Turner::turn(const Mat3& m, std::vector<std::uint64_t>& keys, Vec3& shift) {
+  keys.clear();
+  if (cells_.empty()) {
+    shift = {};
+    return true;
+  }
+  // Turned axis a is original axis p[a] times s[a] (a signed permutation).
+  int p[3], s[3];
+  bool permutation = true;
+  for (int a = 0; a < 3; ++a) {
+    int nonzero = 0;
+    for (int b = 0; b < 3; ++b) {
+      if (m.m[std::size_t(a)][std::size_t(b)] == 0) continue;
+      ++nonzero;
+      p[a] = b;
+      s[a] = m.m[std::size_t(a)][std::size_t(b)];
+    }
+    permutation = permutation && nonzero == 1 && (s[a] == 1 || s[a] == -1);
+  }
+  if (!grid_.empty() && permutation) {
+    // The smallest corner of the turned cells: M lo_, less the extent along negated axes.
+    const Vec3 t = m * lo_;
+    const int e[3] = {extent_.x, extent_.y, extent_.z};
+    const std::int64_t stride[3] = {std::int64_t(extent_.y + 1) * (extent_.z + 1), extent_.z + 1,
+                                    1};
+    shift = Vec3{} - Vec3{t.x - (s[0] < 0 ? e[p[0]] : 0), t.y - (s[1] < 0 ? e[p[1]] : 0),
+                          t.z - (s[2] < 0 ? e[p[2]] : 0)};
+    std::int64_t start = 0, step[3];
+    for (int a = 0; a < 3; ++a) {
+      if (s[a] < 0) start += e[p[a]] * stride[p[a]];
+      step[a] = s[a] * stride[p[a]];
+    }
+    // Turned coordinates u0, u1, u2 in increasing order: the keys come sorted.
+    for (int u0 = 0; u0 <= e[p[0]]; ++u0) {
+      for (int u1 = 0; u1 <= e[p[1]]; ++u1) {
+        std::int64_t at = start + u0 * step[0] + u1 * step[1];
+        const std::uint64_t row = std::uint64_t(u0) << 44 | std::uint64_t(u1) << 26;
+        for (int u2 = 0; u2 <= e[p[2]]; ++u2, at += step[2]) {
+          if (const std::uint16_t v = grid_[std::size_t(at)])
+            keys.push_back(row | std::uint64_t(u2) << 8 | std::uint64_t(v - 1));
+        }
+      }
+    }
+    return true;
+  }
+  turned_.resize(cells_.size());
+  Vec3 lo = m * cells_[0];
+  for (std::size_t i = 0; i < cells_.size(); ++i) {
+    turned_[i] = m * cells_[i];
+    lo = {std::min(lo.x, turned_[i].x), std::min(lo.y, turned_[i].y), std::min(lo.z, turned_[i].z)};
+  }
+  for (Vec3& c : turned_) c = c - lo;
+  if (!sort_by_key(turned_, colours_, keys)) return false;
+  shift = Vec3{} - lo;
+  return true;
+}
+
 std::vector<Orientation> orientations(std::span<const Vec3> cells,
                                       std::span<const std::uint8_t> colours,
                                       std::uint64_t allowed) {
@@ -202,26 +281,17 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
   if (cells.empty()) return out;
   const auto& group = cube_symmetries();
   // Each orientation's cells (with colours) moved to the smallest corner 0, as sorted keys
-  // (cell_key) where the coordinates allow, so that the sort compares integers; found[q] are
-  // out[q]'s keys.
-  std::vector<Vec3> turned(cells.size());
+  // (Turner) where the coordinates allow; found[q] are out[q]'s keys.
+  Turner turner(cells, colours);
   std::vector<std::uint64_t> keys;
   std::vector<std::vector<std::uint64_t>> found;
   std::vector<std::pair<Vec3, std::uint8_t>> cc;
   for (int k = 0; k < 48; ++k) {
     if (!(allowed >> k & 1)) continue;
     const Mat3& m = group[std::size_t(k)];
-    Vec3 lo = m * cells[0];
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const Vec3 c = m * cells[i];
-      turned[i] = c;
-      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-    }
-    for (Vec3& c : turned) c = c - lo;
     Orientation o;
     o.symmetry = k;
-    o.shift = Vec3{} - lo;
-    if (sort_by_key(turned, colours, keys)) {
+    if (turner.turn(m, keys, o.shift)) {
       if (std::find(found.begin(), found.end(), keys) != found.end()) continue;
       found.push_back(keys);
       o.cells.resize(keys.size());
@@ -231,22 +301,25 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
         for (std::size_t i = 0; i < keys.size(); ++i) o.colours[i] = std::uint8_t(keys[i]);
       }
     } else {  // (coordinates beyond the keys' span: by pairs)
+      Vec3 lo = m * cells[0];
+      for (const Vec3& c : cells) {
+        const Vec3 t = m * c;
+        lo = {std::min(lo.x, t.x), std::min(lo.y, t.y), std::min(lo.z, t.z)};
+      }
+      o.shift = Vec3{} - lo;
       cc.clear();
       for (std::size_t i = 0; i < cells.size(); ++i)
-        cc.push_back({turned[i], colours.empty() ? std::uint8_t(0) : colours[i]});
+        cc.push_back({m * cells[i] - lo, colours.empty() ? std::uint8_t(0) : colours[i]});
       std::sort(cc.begin(), cc.end());
       for (const auto& [c, col] : cc) {
         o.cells.push_back(c);
         if (!colours.empty()) o.colours.push_back(col);
       }
-      found.emplace_back();  // (no keys: told apart by the cells)
-      bool seen = std::any_of(out.begin(), out.end(), [&](const Orientation& q) {
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const Orientation& q) {
         return q.cells == o.cells && q.colours == o.colours;
       });
-      if (seen) {
-        found.pop_back();
-        continue;
-      }
+      if (seen) continue;
+      found.emplace_back();  // (no keys: told apart by the cells)
     }
     out.push_back(std::move(o));
   }
