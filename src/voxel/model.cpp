@@ -208,7 +208,9 @@ Turner::Turner(std::span<const Vec3> cells, std::span<const std::uint8_t> colour
   if (ex >= kKeySpan || ey >= kKeySpan || ez >= kKeySpan) return;
   extent_ = {int(ex), int(ey), int(ez)};
   const std::int64_t volume = (ex + 1) * (ey + 1) * (ez + 1);
-  if (volume > 4 * std::int64_t(cells.size()) + 64) return;  // (sparse: the keys sorted)
+  // (A sparse box: the keys sorted. Reading an empty place of the grid costs a few
+  // instructions, sorting costs tens per cell.)
+  if (volume > 16 * std::int64_t(cells.size()) + 256) return;
   grid_.assign(std::size_t(volume), 0);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const Vec3 d = cells[i] - lo_;
