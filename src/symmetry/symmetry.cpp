@@ -167,6 +167,7 @@ void SymmetricSolver::restrict(const Watch& watch) {
   }
   for (ColourId c = 1; c <= p.num_colours(); ++c) restricted_.add_colour(p.colour_name(c));
   restricted_.reserve_items(p.num_items());
+  restricted_.reserve_options(p.num_options(), p.num_entries());  // (at most: no copying)
   for (const Item& it : p.items()) {
     poll.step();
     if (it.primary) {

@@ -468,7 +468,9 @@ Compiled compile(const Model& model, const Limits& limits) {
   }
   out.colour_items.assign(colour_item.begin(), colour_item.end());
 
-  // Options: every orientation at every translation that stays inside the container.
+  // Options: every orientation at every translation that stays inside the container. The
+  // translations that fit are found first (with the matrix's size, stopping where it would
+  // outgrow the limit), then the options are written into storage made once.
   std::vector<ItemId> items;
   std::uint64_t translations = 0;  // at most what the placement loop tries, for the phase board
   for (std::size_t p = 0; p < model.pieces.size(); ++p)
@@ -478,9 +480,16 @@ Compiled compile(const Model& model, const Limits& limits) {
   // inside the box keeps every cell inside it: only the grid says whether a cell is the
   // container's).
   std::vector<std::size_t> offset;
+  struct Fit {
+    std::uint32_t piece, orientation;
+    Vec3 at;
+    std::size_t base;  // the grid's index of `at`
+  };
+  std::vector<Fit> fitted;
+  std::uint64_t entries = 0;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
-    const std::size_t before = out.placements.size();
-    for (const Orientation& o : orients[p]) {
+    for (std::size_t k = 0; k < orients[p].size(); ++k) {
+      const Orientation& o = orients[p][k];
       Vec3 size{};
       for (const Vec3& c : o.cells)
         size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
@@ -488,6 +497,9 @@ Compiled compile(const Model& model, const Limits& limits) {
       for (std::size_t i = 0; i < o.cells.size(); ++i)
         offset[i] = (std::size_t(o.cells[i].z) * dim.y + std::size_t(o.cells[i].y)) * dim.x +
                     std::size_t(o.cells[i].x);
+      std::size_t width = o.cells.size() + (out.piece_item[p] != kNoItem);
+      if (marked[p])
+        for (std::uint8_t col : o.colours) width += col != 0;
       for (int z = lo.z; z + size.z <= hi.z; ++z)
         for (int y = lo.y; y + size.y <= hi.y; ++y)
           for (int x = lo.x; x + size.x <= hi.x; ++x) {
@@ -501,28 +513,47 @@ Compiled compile(const Model& model, const Limits& limits) {
             for (std::size_t i = 0; fits && i < o.colours.size(); ++i)
               fits = model.colour_allowed(o.colours[i], cell_colour(o.cells[i] + t));
             if (!fits) continue;
-            Placement pl;
-            pl.piece = int(p);
-            pl.symmetry = o.symmetry;
-            pl.offset = o.shift + t;
-            pl.cells.resize(o.cells.size());
-            items.clear();
-            if (out.piece_item[p] != kNoItem) items.push_back(out.piece_item[p]);
-            for (std::size_t i = 0; i < o.cells.size(); ++i) {
-              const Vec3 c = o.cells[i] + t;
-              pl.cells[i] = c;
-              items.push_back(out.cell_item[std::size_t(base[offset[i]])]);
-              if (marked[p] && o.colours[i]) items.push_back(colour_item.at({c, o.colours[i]}));
-            }
-            out.problem.add_option(items);
-            out.placements.push_back(std::move(pl));
+            fitted.push_back({std::uint32_t(p), std::uint32_t(k), t, std::size_t(base - grid.data())});
+            entries += width;
             // Stop as soon as the matrix outgrows the limit, before memory runs out.
-            if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits.max_nodes)
+            if (const std::uint64_t nodes = out.problem.num_items() + entries + fitted.size() + 2;
+                nodes > limits.max_nodes)
               throw ModelError("pieces[" + std::to_string(p) + "]", int(p),
                                too_many_nodes(nodes, limits));
           }
     }
-    fits[p] = out.placements.size() > before;
+  }
+  const std::size_t holes = count_holes ? model.cells.size() - model.num_must_fill() : 0;
+  out.problem.reserve_options(fitted.size() + holes, entries + 2 * holes);
+  out.placements.reserve(fitted.size() + holes);
+  PhasePoll writing(limits.watch, "compiling the placements", fitted.size());
+  for (std::size_t q = 0; q < fitted.size(); ++q) {
+    writing.step();
+    const Fit& f = fitted[q];
+    const std::size_t p = f.piece;
+    const Orientation& o = orients[p][f.orientation];
+    fits[p] = true;
+    if (q == 0 || f.orientation != fitted[q - 1].orientation || p != fitted[q - 1].piece) {
+      offset.resize(o.cells.size());
+      for (std::size_t i = 0; i < o.cells.size(); ++i)
+        offset[i] = (std::size_t(o.cells[i].z) * dim.y + std::size_t(o.cells[i].y)) * dim.x +
+                    std::size_t(o.cells[i].x);
+    }
+    Placement pl;
+    pl.piece = int(p);
+    pl.symmetry = o.symmetry;
+    pl.offset = o.shift + f.at;
+    pl.cells.resize(o.cells.size());
+    items.clear();
+    if (out.piece_item[p] != kNoItem) items.push_back(out.piece_item[p]);
+    for (std::size_t i = 0; i < o.cells.size(); ++i) {
+      const Vec3 c = o.cells[i] + f.at;
+      pl.cells[i] = c;
+      items.push_back(out.cell_item[std::size_t(grid[f.base + offset[i]])]);
+      if (marked[p] && o.colours[i]) items.push_back(colour_item.at({c, o.colours[i]}));
+    }
+    out.problem.add_option(items);
+    out.placements.push_back(std::move(pl));
   }
   if (count_holes) {
     for (std::size_t k = 0; k < model.cells.size(); ++k) {
