@@ -452,7 +452,7 @@ class Search {
     zero8_.assign(nn, 0);
     fin8_.assign(nn, 0);
     if constexpr (W > 0) {
-      vals_.assign(6 * nn * 8, kFree);
+      vals_.assign(6 * 64, kFree);
     } else {
       free_.assign(nn * nn, Tables::Free{});
     }
@@ -605,9 +605,11 @@ class Search {
                        int((key >> 20) & 0x3FF) - 512};
           const Tables::Both b = tables_->get(pairs_[q], e);
           if constexpr (W > 0) {  // (at most 8 pieces: the rows' bits of the pair, in place)
+            std::uint16_t* vi = &vals_[std::size_t(8 * i + j)];
+            std::uint16_t* vj = &vals_[std::size_t(8 * j + i)];
             for (int d = 0; d < 6; ++d) {
-              vals_[(std::size_t(d) * nn + std::size_t(i)) * 8 + std::size_t(j)] = b.ij.value[d];
-              vals_[(std::size_t(d) * nn + std::size_t(j)) * 8 + std::size_t(i)] = b.ji.value[d];
+              vi[64 * d] = b.ij.value[d];
+              vj[64 * d] = b.ji.value[d];
             }
             std::uint64_t& fi = fin8_[std::size_t(i)];
             std::uint64_t& zi = zero8_[std::size_t(i)];
@@ -766,7 +768,7 @@ class Search {
   // How far piece i can slide in direction dir while j stays, at the position being expanded.
   unsigned value(int dir, int i, int j) const {
     if constexpr (W > 0)
-      return vals_[(std::size_t(dir) * std::size_t(n_) + std::size_t(i)) * 8 + std::size_t(j)];
+      return vals_[std::size_t(64 * dir + 8 * i + j)];
     else
       return free_[std::size_t(i) * std::size_t(n_) + std::size_t(j)].value[dir];
   }
@@ -774,8 +776,8 @@ class Search {
   // Row i of direction dir (8 values), biased by 0x8000 so that signed 16-bit comparisons
   // order them as unsigned ones.
   __m128i row(int dir, int i) const {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(
-        &vals_[(std::size_t(dir) * std::size_t(n_) + std::size_t(i)) * 8]));
+    const __m128i v =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(&vals_[std::size_t(64 * dir + 8 * i)]));
     return _mm_xor_si128(v, _mm_set1_epi16(std::int16_t(-0x8000)));
   }
 #endif
@@ -928,7 +930,7 @@ class Search {
       return Flat{&zero_[std::size_t(dir) * std::size_t(n_)]};
   }
   std::vector<Tables::Free> free_;  // per (i, j): i against j, at the position being expanded
-  // With at most 8 pieces (W > 0), instead: value[d] of i against j at [(d n + i) 8 + j].
+  // With at most 8 pieces (W > 0), instead: value[d] of i against j at [64 d + 8 i + j].
   std::vector<std::uint16_t> vals_;
   std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
   std::vector<std::uint64_t> pos_;
