@@ -13,6 +13,10 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace cubex::disassembly {
 
 const char* direction_name(Direction d) {
@@ -52,7 +56,17 @@ constexpr std::array<std::uint64_t, 64> spread_table() {
 }
 constexpr std::array<std::uint64_t, 64> kSpread = spread_table();
 constexpr std::uint16_t kFree = 0xFFFF;  // no piece in the way, however far
-constexpr int kMaxSpan = 32;             // a piece's extent along an axis (masks of 64 bits)
+
+// kLaneMask[m]: 0xFFFF in the 16-bit lanes j with bit j of m set (rows of 8 values, as the
+// compact search keeps them).
+constexpr std::array<std::array<std::uint16_t, 8>, 256> lane_mask_table() {
+  std::array<std::array<std::uint16_t, 8>, 256> t{};
+  for (unsigned m = 0; m < 256; ++m)
+    for (unsigned j = 0; j < 8; ++j) t[m][j] = (m >> j) & 1 ? 0xFFFF : 0;
+  return t;
+}
+alignas(16) constexpr std::array<std::array<std::uint16_t, 8>, 256> kLaneMask = lane_mask_table();
+constexpr int kMaxSpan = 32;  // a piece's extent along an axis (masks of 64 bits)
 
 Vec3 scaled(Vec3 v, int k) { return {v.x * k, v.y * k, v.z * k}; }
 int coord(const Vec3& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
@@ -437,7 +451,11 @@ class Search {
     fin_.assign(6 * nn, 0);
     zero8_.assign(nn, 0);
     fin8_.assign(nn, 0);
-    free_.assign(nn * nn, Tables::Free{});
+    if constexpr (W > 0) {
+      vals_.assign(6 * 64, kFree);
+    } else {
+      free_.assign(nn * nn, Tables::Free{});
+    }
     free_at_.assign(pairs_.size(), 0);
     pos_.clear();
     parent_.clear();
@@ -502,6 +520,13 @@ class Search {
   }
 
   std::uint64_t hash(const std::uint64_t* s) const {
+    if constexpr (W == 3) {  // (the words multiplied side by side, then mixed)
+      std::uint64_t h = s[0] * 0x9E3779B97F4A7C15ull + std::rotl(s[1] * 0xBF58476D1CE4E5B9ull, 21) +
+                        std::rotl(s[2] * 0x94D049BB133111EBull, 42);
+      h ^= h >> 29;
+      h *= 0xBF58476D1CE4E5B9ull;
+      return h ^ (h >> 32);
+    }
     std::uint64_t h = 0x9E3779B97F4A7C15ull;
     for (int k = 0; k < words(); ++k) {
       h = (h ^ s[k]) * 0xBF58476D1CE4E5B9ull;
@@ -579,9 +604,13 @@ class Search {
           const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
                        int((key >> 20) & 0x3FF) - 512};
           const Tables::Both b = tables_->get(pairs_[q], e);
-          free_[std::size_t(i) * nn + std::size_t(j)] = b.ij;
-          free_[std::size_t(j) * nn + std::size_t(i)] = b.ji;
           if constexpr (W > 0) {  // (at most 8 pieces: the rows' bits of the pair, in place)
+            std::uint16_t* vi = &vals_[std::size_t(8 * i + j)];
+            std::uint16_t* vj = &vals_[std::size_t(8 * j + i)];
+            for (int d = 0; d < 6; ++d) {
+              vi[64 * d] = b.ij.value[d];
+              vj[64 * d] = b.ji.value[d];
+            }
             std::uint64_t& fi = fin8_[std::size_t(i)];
             std::uint64_t& zi = zero8_[std::size_t(i)];
             std::uint64_t& fj = fin8_[std::size_t(j)];
@@ -590,6 +619,9 @@ class Search {
             zi = (zi & ~(kLanes << j)) | (kSpread[b.ij.zero] << j);
             fj = (fj & ~(kLanes << i)) | (kSpread[b.ji.finite] << i);
             zj = (zj & ~(kLanes << i)) | (kSpread[b.ji.zero] << i);
+          } else {
+            free_[std::size_t(i) * nn + std::size_t(j)] = b.ij;
+            free_[std::size_t(j) * nn + std::size_t(i)] = b.ji;
           }
         }
       }
@@ -735,13 +767,37 @@ class Search {
 
   // How far piece i can slide in direction dir while j stays, at the position being expanded.
   unsigned value(int dir, int i, int j) const {
-    return free_[std::size_t(i) * std::size_t(n_) + std::size_t(j)].value[dir];
+    if constexpr (W > 0)
+      return vals_[std::size_t(64 * dir + 8 * i + j)];
+    else
+      return free_[std::size_t(i) * std::size_t(n_) + std::size_t(j)].value[dir];
   }
+#if defined(__SSE2__)
+  // Row i of direction dir (8 values), biased by 0x8000 so that signed 16-bit comparisons
+  // order them as unsigned ones.
+  __m128i row(int dir, int i) const {
+    const __m128i v =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(&vals_[std::size_t(64 * dir + 8 * i)]));
+    return _mm_xor_si128(v, _mm_set1_epi16(std::int16_t(-0x8000)));
+  }
+#endif
   // How far `group` can slide in direction dir before a piece outside it is in the way (kFree
   // when none is).
   unsigned gap(int dir, Mask group) const {
-    unsigned d = kFree;
     const Mask rest = all_ & ~group;
+#if defined(__SSE2__)
+    if constexpr (W > 0) {  // the least value of the group's rows in the lanes of the rest
+      __m128i m = _mm_set1_epi16(0x7FFF);
+      for (Mask g = group; g; g &= g - 1) m = _mm_min_epi16(m, row(dir, std::countr_zero(g)));
+      const __m128i in = _mm_load_si128(reinterpret_cast<const __m128i*>(kLaneMask[rest].data()));
+      m = _mm_or_si128(_mm_and_si128(m, in), _mm_andnot_si128(in, _mm_set1_epi16(0x7FFF)));
+      m = _mm_min_epi16(m, _mm_shuffle_epi32(m, 0x4E));
+      m = _mm_min_epi16(m, _mm_shuffle_epi32(m, 0xB1));
+      m = _mm_min_epi16(m, _mm_shufflelo_epi16(m, 0xB1));
+      return (unsigned(_mm_cvtsi128_si32(m)) & 0xFFFF) ^ 0x8000;
+    }
+#endif
+    unsigned d = kFree;
     for (Mask g = group; g; g &= g - 1) {
       const int i = std::countr_zero(g);
       for (Mask r = rest; r; r &= r - 1) d = std::min(d, value(dir, i, std::countr_zero(r)));
@@ -755,13 +811,24 @@ class Search {
     Mask todo = group;
     int size = 0;
     for (Mask m = group; m; m &= m - 1) ++size;
+#if defined(__SSE2__)
+    const __m128i limit = _mm_set1_epi16(std::int16_t(int(distance) - 0x8000));
+#endif
     while (todo) {
       const int i = std::countr_zero(todo);
       todo &= todo - 1;
       Mask add = 0;
-      for (Mask r = all_ & ~group; r; r &= r - 1) {
-        const int j = std::countr_zero(r);
-        if (value(dir, i, j) <= distance) add |= Mask(1) << j;
+#if defined(__SSE2__)
+      if constexpr (W > 0) {  // the lanes of row i at most `distance`, as 8 bits
+        const __m128i above = _mm_cmpgt_epi16(row(dir, i), limit);
+        add = Mask(~_mm_movemask_epi8(_mm_packs_epi16(above, above)) & 0xFF) & all_ & ~group;
+      } else
+#endif
+      {
+        for (Mask r = all_ & ~group; r; r &= r - 1) {
+          const int j = std::countr_zero(r);
+          if (value(dir, i, j) <= distance) add |= Mask(1) << j;
+        }
       }
       if (add) {
         if (add & big) return 0;
@@ -862,7 +929,9 @@ class Search {
     else
       return Flat{&zero_[std::size_t(dir) * std::size_t(n_)]};
   }
-  std::vector<Tables::Free> free_;      // per (i, j): i against j, at the position being expanded
+  std::vector<Tables::Free> free_;  // per (i, j): i against j, at the position being expanded
+  // With at most 8 pieces (W > 0), instead: value[d] of i against j at [64 d + 8 i + j].
+  std::vector<std::uint16_t> vals_;
   std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
   std::vector<std::uint64_t> pos_;
   std::vector<std::uint32_t> parent_;

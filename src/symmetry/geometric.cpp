@@ -1,5 +1,6 @@
 // A puzzle's symmetry group, found among the cube's 48 symmetries (see symmetry.hpp).
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <utility>
@@ -129,7 +130,10 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
   detail::OptionIndex index(problem, watch);
   poll.step_to(unit);
   std::vector<Vec3> moved(points.size());
-  std::vector<OptionId> images(problem.num_options());
+  // The candidates: the elements whose item permutation (one translation after M) keeps the
+  // places and the kinds of items.
+  std::vector<int> candidate;
+  std::vector<std::vector<ItemId>> perm_of(static_cast<std::size_t>(last));
   for (int k = 1; k < last; ++k) {
     poll.step_to(unit * std::uint64_t(k));
     const Mat3& m = cube_symmetries()[k];
@@ -164,38 +168,98 @@ CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, 
       hit[perm[i]] = true;
     }
     if (!ok) continue;
-    // An element that is the product of two found before (M = Ma Mb), acting on the items as b
-    // then a, maps options to options as b then a does: its images are theirs composed, with no
-    // option looked up. Otherwise every option's image is looked up.
+    candidate.push_back(k);
+    perm_of[std::size_t(k)] = std::move(perm);
+  }
+
+  // Each candidate's option images. An element that is the product of two accepted ones
+  // (M = Ma Mb), acting on the items as b then a, maps options to options as b then a does: its
+  // images are theirs composed, with no option looked up. Only where no candidate left is such a
+  // product are the options of one looked up (a generator; a candidate that maps some option to
+  // no option is refused). The accepted elements are the same whichever way they
+  // are found (the product of two symmetries is one), listed in the order of cube_symmetries().
+  //   product[a][b]: the index of Ma Mb; inverse[a]: of Ma's inverse.
+  auto code = [](const Mat3& m) {  // (a signed permutation is known by its image of (1, 2, 3))
+    const Vec3 v = m * Vec3{1, 2, 3};
+    return std::size_t((v.x + 3) * 49 + (v.y + 3) * 7 + (v.z + 3));
+  };
+  std::array<int, 343> index_of{};
+  for (int k = 0; k < 48; ++k) index_of[code(cube_symmetries()[std::size_t(k)])] = k;
+  std::array<std::array<int, 48>, 48> product{};
+  std::array<int, 48> inverse{};
+  for (int a = 0; a < 48; ++a) {
+    const Mat3& ma = cube_symmetries()[std::size_t(a)];
+    for (int b = 0; b < 48; ++b)
+      product[std::size_t(a)][std::size_t(b)] =
+          index_of[code(ma * cube_symmetries()[std::size_t(b)])];
+    inverse[std::size_t(a)] = index_of[code(ma.inverse())];
+  }
+  std::array<int, 48> order{};  // the least power of each element that is the identity
+  for (int a = 0; a < 48; ++a) {
+    order[std::size_t(a)] = 1;
+    for (int p = a; p != 0; p = product[std::size_t(p)][std::size_t(a)]) ++order[std::size_t(a)];
+  }
+  std::vector<std::vector<OptionId>> images_of(static_cast<std::size_t>(last));
+  std::vector<bool> accepted(std::size_t(last), false);
+  accepted[0] = true;
+  images_of[0] = out.option_perm[0];
+  perm_of[0] = out.group.perm[0];
+  std::vector<int> found{0};  // the accepted elements, in the order accepted
+  std::vector<int> left = candidate;
+  while (!left.empty()) {
     bool composed = false;
-    for (std::size_t a = 0; a < out.symmetry.size() && !composed; ++a) {
-      for (std::size_t b = 0; b < out.symmetry.size() && !composed; ++b) {
-        if (!(cube_symmetries()[out.symmetry[a]] * cube_symmetries()[out.symmetry[b]] == m))
-          continue;
-        const auto &pa = out.group.perm[a], &pb = out.group.perm[b];
+    for (std::size_t c = 0; c < left.size() && !composed; ++c) {
+      const int k = left[c];
+      const auto& perm = perm_of[std::size_t(k)];
+      for (int a : found) {
+        const int b = product[std::size_t(inverse[std::size_t(a)])][std::size_t(k)];
+        if (!accepted[std::size_t(b)]) continue;
+        const auto &pa = perm_of[std::size_t(a)], &pb = perm_of[std::size_t(b)];
         bool same = true;
         for (ItemId i = 0; i < n && same; ++i) {
           same = pa[pb[i]] == perm[i];
           if ((i & 0xffff) == 0) poll.check();
         }
         if (!same) continue;
-        const auto &ia = out.option_perm[a], &ib = out.option_perm[b];
+        const auto &ia = images_of[std::size_t(a)], &ib = images_of[std::size_t(b)];
+        std::vector<OptionId> images(problem.num_options());
         for (OptionId o = 0; o < problem.num_options(); ++o) {
           images[o] = ia[ib[o]];
           poll.step();
         }
+        images_of[std::size_t(k)] = std::move(images);
+        accepted[std::size_t(k)] = true;
+        found.push_back(k);
+        left.erase(left.begin() + std::ptrdiff_t(c));
         composed = true;
+        break;
       }
     }
-    for (OptionId o = 0; o < problem.num_options() && ok && !composed; ++o) {
+    if (composed) continue;
+    // A generator: the candidate of the highest order (a quarter turn, then a third), whose
+    // powers and products with the accepted ones are composed; the first of those.
+    std::size_t pick = 0;
+    for (std::size_t c = 1; c < left.size(); ++c)
+      if (order[std::size_t(left[c])] > order[std::size_t(left[pick])]) pick = c;
+    const int k = left[pick];
+    left.erase(left.begin() + std::ptrdiff_t(pick));
+    std::vector<OptionId> images(problem.num_options());
+    bool ok = true;
+    for (OptionId o = 0; o < problem.num_options() && ok; ++o) {
       poll.step();
-      const std::optional<OptionId> image = index.image(o, perm);
+      const std::optional<OptionId> image = index.image(o, perm_of[std::size_t(k)]);
       ok = image.has_value();
       if (ok) images[o] = *image;
     }
     if (!ok) continue;
-    out.group.perm.push_back(std::move(perm));
-    out.option_perm.push_back(images);
+    images_of[std::size_t(k)] = std::move(images);
+    accepted[std::size_t(k)] = true;
+    found.push_back(k);
+  }
+  for (int k = 1; k < last; ++k) {
+    if (!accepted[std::size_t(k)]) continue;
+    out.group.perm.push_back(std::move(perm_of[std::size_t(k)]));
+    out.option_perm.push_back(std::move(images_of[std::size_t(k)]));
     out.symmetry.push_back(k);
   }
   return out;

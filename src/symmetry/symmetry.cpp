@@ -101,10 +101,19 @@ void SymmetricSolver::restrict(const Watch& watch) {
   }
   poll.step_to(order * std::uint64_t{p.num_items()});
 
-  // Options containing each item.
+  // Options containing each item that may be the anchor (below: primary, covered exactly once,
+  // fixed by every element); the other items' lists stay empty.
+  std::vector<bool> may_anchor(p.num_items(), false);
+  for (ItemId i = 0; i < p.num_items(); ++i) {
+    const Item& it = p.item(i);
+    bool fixed = it.primary && it.lo == 1 && it.hi == 1;
+    for (std::size_t g = 1; g < order && fixed; ++g) fixed = group_.perm[g][i] == i;
+    may_anchor[i] = fixed;
+  }
   std::vector<std::vector<OptionId>> options_of(p.num_items());
   for (OptionId o = 0; o < p.num_options(); ++o) {
-    for (ItemId i : p.option(o)) options_of[i].push_back(o);
+    for (ItemId i : p.option(o))
+      if (may_anchor[i]) options_of[i].push_back(o);
     poll.step();
   }
 
@@ -167,6 +176,7 @@ void SymmetricSolver::restrict(const Watch& watch) {
   }
   for (ColourId c = 1; c <= p.num_colours(); ++c) restricted_.add_colour(p.colour_name(c));
   restricted_.reserve_items(p.num_items());
+  restricted_.reserve_options(p.num_options(), p.num_entries());  // (at most: no copying)
   for (const Item& it : p.items()) {
     poll.step();
     if (it.primary) {

@@ -1,5 +1,6 @@
 // Before the search: congruent pieces merged, and the reasons a puzzle cannot have a solution.
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 
@@ -110,29 +111,50 @@ std::string infeasible(const Model& model, const std::vector<bool>& fits) {
   const std::size_t N = std::min(most, cells);
   const long span = 2 * long(N) + 1;
   if (double(N + 1) * double(span) * double(copies + 1) > 3e7) return "";
-  std::vector<std::uint8_t> reach(std::size_t(N + 1) * std::size_t(span), 0), next;
-  auto at = [&](std::vector<std::uint8_t>& r, std::size_t t, long i) -> std::uint8_t& {
-    return r[t * std::size_t(span) + std::size_t(i + long(N))];
-  };
-  at(reach, 0, 0) = 1;
+  // Row t: a bit set of the reachable differences, bit i + N for difference i (a copy adds
+  // +d or -d to the difference: the row shifted up and down by |d|).
+  const std::size_t W = (std::size_t(span) + 63) / 64;
+  const std::uint64_t top = std::size_t(span) % 64 ? (std::uint64_t(1) << (span % 64)) - 1 : ~0ull;
+  std::vector<std::uint64_t> reach((N + 1) * W, 0), next;
+  auto row = [&](std::vector<std::uint64_t>& r, std::size_t t) { return &r[t * W]; };
+  reach[N / 64] |= std::uint64_t(1) << (N % 64);  // (t 0, difference 0)
+  std::size_t highest = 0;                        // the highest row with a bit
   std::vector<long> diff;
   for (const Piece& p : model.pieces) {
     long d = 0;
     for (const Vec3& c : p.cells) d += even(c) ? 1 : -1;
     diff.push_back(d);
     const std::size_t s = p.cells.size();
+    const std::size_t a = std::size_t(std::labs(d)), wa = a / 64, ba = a % 64;
     for (int k = 0; k < p.count; ++k) {
       const bool optional = k >= p.fewest();
-      next.assign(reach.size(), 0);
-      for (std::size_t t = 0; t <= N; ++t)
-        for (long i = -long(N); i <= long(N); ++i) {
-          if (!at(reach, t, i)) continue;
-          if (optional) at(next, t, i) = 1;
-          if (t + s > N) continue;
-          for (long sg : {d, -d})
-            if (i + sg >= -long(N) && i + sg <= long(N)) at(next, t + s, i + sg) = 1;
+      if (optional) {
+        next = reach;
+      } else {
+        next.assign(reach.size(), 0);
+      }
+      std::size_t high = optional ? highest : 0;
+      for (std::size_t t = 0; t <= highest && t + s <= N; ++t) {
+        const std::uint64_t* from = row(reach, t);
+        std::uint64_t* to = row(next, t + s);
+        bool any = false;
+        for (std::size_t w = 0; w < W; ++w) {
+          if (!from[w]) continue;
+          any = true;
+          // Up by a: bits of word w go to words w + wa and w + wa + 1.
+          if (w + wa < W) to[w + wa] |= from[w] << ba;
+          if (ba && w + wa + 1 < W) to[w + wa + 1] |= from[w] >> (64 - ba);
+          // Down by a: to words w - wa and w - wa - 1.
+          if (w >= wa) to[w - wa] |= from[w] >> ba;
+          if (ba && w >= wa + 1) to[w - wa - 1] |= from[w] << (64 - ba);
         }
+        if (any) {
+          to[W - 1] &= top;  // (differences above N)
+          high = std::max(high, t + s);
+        }
+      }
       reach.swap(next);
+      highest = high;
     }
   }
   std::size_t black = 0, white = 0, black_opt = 0, white_opt = 0;
@@ -145,15 +167,19 @@ std::string infeasible(const Model& model, const std::vector<bool>& fits) {
     }
   }
   bool sizes = false, colours = false;
-  for (std::size_t t = must; t <= N; ++t)
-    for (long i = -long(N); i <= long(N); ++i) {
-      if (!at(reach, t, i)) continue;
-      sizes = true;
-      if ((long(t) + i) % 2) continue;
-      const long b = (long(t) + i) / 2, w = (long(t) - i) / 2;
-      colours = colours || (b >= long(black) && b <= long(black + black_opt) && w >= long(white) &&
-                            w <= long(white + white_opt));
+  for (std::size_t t = must; t <= N; ++t) {
+    const std::uint64_t* r = row(reach, t);
+    for (std::size_t w = 0; w < W; ++w) {
+      for (std::uint64_t m = r[w]; m; m &= m - 1) {
+        const long i = long(64 * w + std::size_t(std::countr_zero(m))) - long(N);
+        sizes = true;
+        if ((long(t) + i) % 2) continue;
+        const long b = (long(t) + i) / 2, wh = (long(t) - i) / 2;
+        colours = colours || (b >= long(black) && b <= long(black + black_opt) &&
+                              wh >= long(white) && wh <= long(white + white_opt));
+      }
     }
+  }
   if (!sizes) {
     return "the cells do not add up: no choice of the pieces' counts covers " +
            (must == cells ? "exactly " + std::to_string(cells)

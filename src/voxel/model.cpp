@@ -171,25 +171,7 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells, bool mirror) 
 }
 
 std::vector<Orientation> orientations(std::span<const Vec3> cells, std::uint64_t allowed) {
-  std::vector<Orientation> out;
-  if (cells.empty()) return out;
-  const auto& group = cube_symmetries();
-  for (int k = 0; k < 48; ++k) {
-    if (!(allowed >> k & 1)) continue;
-    Orientation o;
-    o.symmetry = k;
-    for (const Vec3& c : cells) o.cells.push_back(group[k] * c);
-    Vec3 lo = o.cells[0];
-    for (const Vec3& c : o.cells)
-      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-    o.shift = Vec3{} - lo;
-    for (Vec3& c : o.cells) c = c + o.shift;
-    std::sort(o.cells.begin(), o.cells.end());
-    bool seen = std::any_of(out.begin(), out.end(),
-                            [&](const Orientation& q) { return q.cells == o.cells; });
-    if (!seen) out.push_back(std::move(o));
-  }
-  return out;
+  return orientations(cells, std::span<const std::uint8_t>(), allowed);
 }
 
 std::vector<Orientation> orientations(std::span<const Vec3> cells,
@@ -198,32 +180,150 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
                       mirror ? (std::uint64_t{1} << 48) - 1 : (std::uint64_t{1} << 24) - 1);
 }
 
+bool sort_by_key(std::span<const Vec3> cells, std::span<const std::uint8_t> colours,
+                 std::vector<std::uint64_t>& keys) {
+  keys.resize(cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Vec3& c = cells[i];
+    if (std::uint32_t(c.x) >= kKeySpan || std::uint32_t(c.y) >= kKeySpan ||
+        std::uint32_t(c.z) >= kKeySpan)
+      return false;
+    keys[i] = std::uint64_t(c.x) << 44 | std::uint64_t(c.y) << 26 | std::uint64_t(c.z) << 8 |
+              (colours.empty() ? 0 : colours[i]);
+  }
+  std::sort(keys.begin(), keys.end());
+  return true;
+}
+
+Turner::Turner(std::span<const Vec3> cells, std::span<const std::uint8_t> colours)
+    : cells_(cells), colours_(colours) {
+  if (cells.empty()) return;
+  Vec3 hi = lo_ = cells[0];
+  for (const Vec3& c : cells) {
+    lo_ = {std::min(lo_.x, c.x), std::min(lo_.y, c.y), std::min(lo_.z, c.z)};
+    hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z)};
+  }
+  const std::int64_t ex = std::int64_t(hi.x) - lo_.x, ey = std::int64_t(hi.y) - lo_.y,
+                     ez = std::int64_t(hi.z) - lo_.z;
+  if (ex >= kKeySpan || ey >= kKeySpan || ez >= kKeySpan) return;
+  extent_ = {int(ex), int(ey), int(ez)};
+  const std::int64_t volume = (ex + 1) * (ey + 1) * (ez + 1);
+  // (A sparse box: the keys sorted. Reading an empty place of the grid costs a few
+  // instructions, sorting costs tens per cell.)
+  if (volume > 16 * std::int64_t(cells.size()) + 256) return;
+  grid_.assign(std::size_t(volume), 0);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Vec3 d = cells[i] - lo_;
+    grid_[(std::size_t(d.x) * std::size_t(ey + 1) + std::size_t(d.y)) * std::size_t(ez + 1) +
+          std::size_t(d.z)] = std::uint16_t(1 + (colours.empty() ? 0 : colours[i]));
+  }
+}
+
+bool Turner::turn(const Mat3& m, std::vector<std::uint64_t>& keys, Vec3& shift) {
+  keys.clear();
+  if (cells_.empty()) {
+    shift = {};
+    return true;
+  }
+  // Turned axis a is original axis p[a] times s[a] (a signed permutation).
+  int p[3], s[3];
+  bool permutation = true;
+  for (int a = 0; a < 3; ++a) {
+    int nonzero = 0;
+    for (int b = 0; b < 3; ++b) {
+      if (m.m[std::size_t(a)][std::size_t(b)] == 0) continue;
+      ++nonzero;
+      p[a] = b;
+      s[a] = m.m[std::size_t(a)][std::size_t(b)];
+    }
+    permutation = permutation && nonzero == 1 && (s[a] == 1 || s[a] == -1);
+  }
+  if (!grid_.empty() && permutation) {
+    // The smallest corner of the turned cells: M lo_, less the extent along negated axes.
+    const Vec3 t = m * lo_;
+    const int e[3] = {extent_.x, extent_.y, extent_.z};
+    const std::int64_t stride[3] = {std::int64_t(extent_.y + 1) * (extent_.z + 1), extent_.z + 1,
+                                    1};
+    shift = Vec3{} - Vec3{t.x - (s[0] < 0 ? e[p[0]] : 0), t.y - (s[1] < 0 ? e[p[1]] : 0),
+                          t.z - (s[2] < 0 ? e[p[2]] : 0)};
+    std::int64_t start = 0, step[3];
+    for (int a = 0; a < 3; ++a) {
+      if (s[a] < 0) start += e[p[a]] * stride[p[a]];
+      step[a] = s[a] * stride[p[a]];
+    }
+    // Turned coordinates u0, u1, u2 in increasing order: the keys come sorted.
+    for (int u0 = 0; u0 <= e[p[0]]; ++u0) {
+      for (int u1 = 0; u1 <= e[p[1]]; ++u1) {
+        std::int64_t at = start + u0 * step[0] + u1 * step[1];
+        const std::uint64_t row = std::uint64_t(u0) << 44 | std::uint64_t(u1) << 26;
+        for (int u2 = 0; u2 <= e[p[2]]; ++u2, at += step[2]) {
+          if (const std::uint16_t v = grid_[std::size_t(at)])
+            keys.push_back(row | std::uint64_t(u2) << 8 | std::uint64_t(v - 1));
+        }
+      }
+    }
+    return true;
+  }
+  turned_.resize(cells_.size());
+  Vec3 lo = m * cells_[0];
+  for (std::size_t i = 0; i < cells_.size(); ++i) {
+    turned_[i] = m * cells_[i];
+    lo = {std::min(lo.x, turned_[i].x), std::min(lo.y, turned_[i].y), std::min(lo.z, turned_[i].z)};
+  }
+  for (Vec3& c : turned_) c = c - lo;
+  if (!sort_by_key(turned_, colours_, keys)) return false;
+  shift = Vec3{} - lo;
+  return true;
+}
+
 std::vector<Orientation> orientations(std::span<const Vec3> cells,
                                       std::span<const std::uint8_t> colours,
                                       std::uint64_t allowed) {
-  if (colours.empty()) return orientations(cells, allowed);
   std::vector<Orientation> out;
+  if (cells.empty()) return out;
   const auto& group = cube_symmetries();
+  // Each orientation's cells (with colours) moved to the smallest corner 0, as sorted keys
+  // (Turner) where the coordinates allow; found[q] are out[q]'s keys.
+  Turner turner(cells, colours);
+  std::vector<std::uint64_t> keys;
+  std::vector<std::vector<std::uint64_t>> found;
+  std::vector<std::pair<Vec3, std::uint8_t>> cc;
   for (int k = 0; k < 48; ++k) {
     if (!(allowed >> k & 1)) continue;
-    std::vector<std::pair<Vec3, std::uint8_t>> cc;
-    for (std::size_t i = 0; i < cells.size(); ++i) cc.push_back({group[k] * cells[i], colours[i]});
-    Vec3 lo = cc[0].first;
-    for (const auto& [c, col] : cc)
-      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
+    const Mat3& m = group[std::size_t(k)];
     Orientation o;
     o.symmetry = k;
-    o.shift = Vec3{} - lo;
-    for (auto& [c, col] : cc) c = c + o.shift;
-    std::sort(cc.begin(), cc.end());
-    for (const auto& [c, col] : cc) {
-      o.cells.push_back(c);
-      o.colours.push_back(col);
+    if (turner.turn(m, keys, o.shift)) {
+      if (std::find(found.begin(), found.end(), keys) != found.end()) continue;
+      found.push_back(keys);
+      o.cells.resize(keys.size());
+      for (std::size_t i = 0; i < keys.size(); ++i) o.cells[i] = key_cell(keys[i]);
+      if (!colours.empty()) {
+        o.colours.resize(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i) o.colours[i] = std::uint8_t(keys[i]);
+      }
+    } else {  // (coordinates beyond the keys' span: by pairs)
+      Vec3 lo = m * cells[0];
+      for (const Vec3& c : cells) {
+        const Vec3 t = m * c;
+        lo = {std::min(lo.x, t.x), std::min(lo.y, t.y), std::min(lo.z, t.z)};
+      }
+      o.shift = Vec3{} - lo;
+      cc.clear();
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        cc.push_back({m * cells[i] - lo, colours.empty() ? std::uint8_t(0) : colours[i]});
+      std::sort(cc.begin(), cc.end());
+      for (const auto& [c, col] : cc) {
+        o.cells.push_back(c);
+        if (!colours.empty()) o.colours.push_back(col);
+      }
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const Orientation& q) {
+        return q.cells == o.cells && q.colours == o.colours;
+      });
+      if (seen) continue;
+      found.emplace_back();  // (no keys: told apart by the cells)
     }
-    bool seen = std::any_of(out.begin(), out.end(), [&](const Orientation& q) {
-      return q.cells == o.cells && q.colours == o.colours;
-    });
-    if (!seen) out.push_back(std::move(o));
+    out.push_back(std::move(o));
   }
   return out;
 }
@@ -368,49 +468,92 @@ Compiled compile(const Model& model, const Limits& limits) {
   }
   out.colour_items.assign(colour_item.begin(), colour_item.end());
 
-  // Options: every orientation at every translation that stays inside the container.
+  // Options: every orientation at every translation that stays inside the container. The
+  // translations that fit are found first (with the matrix's size, stopping where it would
+  // outgrow the limit), then the options are written into storage made once.
   std::vector<ItemId> items;
   std::uint64_t translations = 0;  // at most what the placement loop tries, for the phase board
   for (std::size_t p = 0; p < model.pieces.size(); ++p)
     translations += orients[p].size() * grid.size();
   PhasePoll placing(limits.watch, "compiling the placements", translations);
+  // Per orientation, each cell's place in the grid relative to the translation's (a translation
+  // inside the box keeps every cell inside it: only the grid says whether a cell is the
+  // container's).
+  std::vector<std::size_t> offset;
+  struct Fit {
+    std::uint32_t piece, orientation;
+    Vec3 at;
+    std::size_t base;  // the grid's index of `at`
+  };
+  std::vector<Fit> fitted;
+  std::uint64_t entries = 0;
   for (std::size_t p = 0; p < model.pieces.size(); ++p) {
-    const std::size_t before = out.placements.size();
-    for (const Orientation& o : orients[p]) {
+    for (std::size_t k = 0; k < orients[p].size(); ++k) {
+      const Orientation& o = orients[p][k];
       Vec3 size{};
       for (const Vec3& c : o.cells)
         size = {std::max(size.x, c.x), std::max(size.y, c.y), std::max(size.z, c.z)};
+      offset.resize(o.cells.size());
+      for (std::size_t i = 0; i < o.cells.size(); ++i)
+        offset[i] = (std::size_t(o.cells[i].z) * dim.y + std::size_t(o.cells[i].y)) * dim.x +
+                    std::size_t(o.cells[i].x);
+      std::size_t width = o.cells.size() + (out.piece_item[p] != kNoItem);
+      if (marked[p])
+        for (std::uint8_t col : o.colours) width += col != 0;
       for (int z = lo.z; z + size.z <= hi.z; ++z)
         for (int y = lo.y; y + size.y <= hi.y; ++y)
           for (int x = lo.x; x + size.x <= hi.x; ++x) {
             placing.step();
             const Vec3 t{x, y, z};
+            const int* base =
+                &grid[(std::size_t(z - lo.z) * dim.y + std::size_t(y - lo.y)) * dim.x +
+                      std::size_t(x - lo.x)];
             bool fits = true;
-            for (const Vec3& c : o.cells) fits = fits && inside(c + t);
+            for (std::size_t i = 0; i < o.cells.size() && fits; ++i) fits = base[offset[i]] >= 0;
             for (std::size_t i = 0; fits && i < o.colours.size(); ++i)
               fits = model.colour_allowed(o.colours[i], cell_colour(o.cells[i] + t));
             if (!fits) continue;
-            Placement pl;
-            pl.piece = int(p);
-            pl.symmetry = o.symmetry;
-            pl.offset = o.shift + t;
-            items.clear();
-            if (out.piece_item[p] != kNoItem) items.push_back(out.piece_item[p]);
-            for (std::size_t i = 0; i < o.cells.size(); ++i) {
-              const Vec3 c = o.cells[i] + t;
-              pl.cells.push_back(c);
-              items.push_back(out.cell_item[std::size_t(at(c))]);
-              if (marked[p] && o.colours[i]) items.push_back(colour_item.at({c, o.colours[i]}));
-            }
-            out.problem.add_option(items);
-            out.placements.push_back(std::move(pl));
+            fitted.push_back({std::uint32_t(p), std::uint32_t(k), t, std::size_t(base - grid.data())});
+            entries += width;
             // Stop as soon as the matrix outgrows the limit, before memory runs out.
-            if (const std::uint64_t nodes = matrix_nodes(out.problem); nodes > limits.max_nodes)
+            if (const std::uint64_t nodes = out.problem.num_items() + entries + fitted.size() + 2;
+                nodes > limits.max_nodes)
               throw ModelError("pieces[" + std::to_string(p) + "]", int(p),
                                too_many_nodes(nodes, limits));
           }
     }
-    fits[p] = out.placements.size() > before;
+  }
+  const std::size_t holes = count_holes ? model.cells.size() - model.num_must_fill() : 0;
+  out.problem.reserve_options(fitted.size() + holes, entries + 2 * holes);
+  out.placements.reserve(fitted.size() + holes);
+  PhasePoll writing(limits.watch, "compiling the placements", fitted.size());
+  for (std::size_t q = 0; q < fitted.size(); ++q) {
+    writing.step();
+    const Fit& f = fitted[q];
+    const std::size_t p = f.piece;
+    const Orientation& o = orients[p][f.orientation];
+    fits[p] = true;
+    if (q == 0 || f.orientation != fitted[q - 1].orientation || p != fitted[q - 1].piece) {
+      offset.resize(o.cells.size());
+      for (std::size_t i = 0; i < o.cells.size(); ++i)
+        offset[i] = (std::size_t(o.cells[i].z) * dim.y + std::size_t(o.cells[i].y)) * dim.x +
+                    std::size_t(o.cells[i].x);
+    }
+    Placement pl;
+    pl.piece = int(p);
+    pl.symmetry = o.symmetry;
+    pl.offset = o.shift + f.at;
+    pl.cells.resize(o.cells.size());
+    items.clear();
+    if (out.piece_item[p] != kNoItem) items.push_back(out.piece_item[p]);
+    for (std::size_t i = 0; i < o.cells.size(); ++i) {
+      const Vec3 c = o.cells[i] + f.at;
+      pl.cells[i] = c;
+      items.push_back(out.cell_item[std::size_t(grid[f.base + offset[i]])]);
+      if (marked[p] && o.colours[i]) items.push_back(colour_item.at({c, o.colours[i]}));
+    }
+    out.problem.add_option(items);
+    out.placements.push_back(std::move(pl));
   }
   if (count_holes) {
     for (std::size_t k = 0; k < model.cells.size(); ++k) {

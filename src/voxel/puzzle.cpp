@@ -102,19 +102,28 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
     places.where[item] = std::pair{1000 + key.second, key.first};
   if (compiled.holes_item != kNoItem) places.reflected[compiled.holes_item] = compiled.holes_item;
   const std::size_t np = model.pieces.size();
-  // A piece as (cell, colour) pairs, colours only where they count.
-  using Shape = std::vector<std::pair<Vec3, std::uint8_t>>;
-  auto shape = [&](std::size_t p, const Mat3& m) {
-    const Piece& piece = model.pieces[p];
+  // A piece as sorted (cell, colour) keys (Turner), colours only where they count; where the
+  // coordinates are too large for keys, as the sorted pairs' numbers after a first ~0 (never a
+  // key).
+  using Shape = std::vector<std::uint64_t>;
+  std::vector<std::pair<Vec3, std::uint8_t>> pairs;
+  auto shape = [&](std::size_t p, Turner& turner, const Mat3& m) {
     Shape s;
+    Vec3 shift;
+    if (turner.turn(m, s, shift)) return s;
+    const Piece& piece = model.pieces[p];
+    const bool colours = model.coloured && !piece.colours.empty();
+    pairs.clear();
     for (std::size_t i = 0; i < piece.cells.size(); ++i)
-      s.push_back({m * piece.cells[i],
-                   model.coloured && !piece.colours.empty() ? piece.colours[i] : std::uint8_t(0)});
-    Vec3 lo = s[0].first;
-    for (const auto& [c, col] : s)
+      pairs.push_back({m * piece.cells[i], colours ? piece.colours[i] : std::uint8_t(0)});
+    Vec3 lo = pairs[0].first;
+    for (const auto& [c, col] : pairs)
       lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z)};
-    for (auto& [c, col] : s) c = c - lo;
-    std::sort(s.begin(), s.end());
+    for (auto& [c, col] : pairs) c = c - lo;
+    std::sort(pairs.begin(), pairs.end());
+    s.assign(1, ~std::uint64_t(0));
+    for (const auto& [c, col] : pairs)
+      for (int v : {c.x, c.y, c.z, int(col)}) s.push_back(std::uint64_t(std::uint32_t(v)));
     return s;
   };
   // The mirror: x -> -x, or y -> -y for a container flat in x alone (the normal of a flat
@@ -130,11 +139,14 @@ ItemPlaces item_places(const Model& model, const Compiled& compiled) {
   std::vector<std::set<Shape>> mirrored(np);  // their mirror images
   for (std::size_t p = 0; p < np; ++p) {
     const std::uint64_t allowed = allowed_symmetries(model, p);
+    const Piece& piece = model.pieces[p];
+    Turner turner(piece.cells, model.coloured ? std::span<const std::uint8_t>(piece.colours)
+                                              : std::span<const std::uint8_t>());
     for (int k = 0; k < 48; ++k) {
       if (!(allowed >> k & 1)) continue;
       const Mat3& m = cube_symmetries()[std::size_t(k)];
-      turned[p].insert(shape(p, m));
-      mirrored[p].insert(shape(p, mirror * m));
+      turned[p].insert(shape(p, turner, m));
+      mirrored[p].insert(shape(p, turner, mirror * m));
     }
   }
   std::vector<int> twin(np, -1);

@@ -102,6 +102,14 @@ class Problem {
     by_name_.reserve(n);
   }
 
+  // Makes room for `options` more options with `entries` more entries in all, so that adding
+  // them copies nothing.
+  void reserve_options(std::size_t options, std::size_t entries) {
+    option_start_.reserve(option_start_.size() + options);
+    option_items_.reserve(option_items_.size() + entries);
+    option_colours_.reserve(option_colours_.size() + entries);
+  }
+
   // True when every primary item is 1..1 (plain exact cover, Algorithm X).
   bool has_multiplicities() const { return has_multiplicities_; }
 

@@ -152,6 +152,35 @@ std::vector<Orientation> orientations(std::span<const Vec3> cells,
 // The same, restricted to the symmetries whose bits are set in `allowed`.
 std::vector<Orientation> orientations(std::span<const Vec3> cells, std::uint64_t allowed);
 
+// Cells as integers that sort as (cell, colour) pairs do: x, y, z (each from 0 to
+// kKeySpan - 1) and the colour in 18, 18, 18 and 8 bits.
+constexpr std::uint32_t kKeySpan = std::uint32_t{1} << 18;
+inline Vec3 key_cell(std::uint64_t key) {
+  return {int(key >> 44), int((key >> 26) & (kKeySpan - 1)), int((key >> 8) & (kKeySpan - 1))};
+}
+// The keys of `cells` with `colours` (parallel, or empty for colour 0), sorted; false (and
+// `keys` unspecified) when a coordinate is outside 0 .. kKeySpan - 1.
+bool sort_by_key(std::span<const Vec3> cells, std::span<const std::uint8_t> colours,
+                 std::vector<std::uint64_t>& keys);
+
+// A piece (cells with colours, parallel, or none) turned by the cube's symmetries. Where its box
+// is not much larger than the piece, the turned cells are read off a grid over the box in their
+// sorted order; else their keys are sorted.
+class Turner {
+ public:
+  Turner(std::span<const Vec3> cells, std::span<const std::uint8_t> colours);
+  // The sorted keys (sort_by_key) of the cells m * c moved to the smallest corner 0, and that
+  // move in `shift`; false (nothing set) where a coordinate is outside the keys' span.
+  bool turn(const Mat3& m, std::vector<std::uint64_t>& keys, Vec3& shift);
+
+ private:
+  std::span<const Vec3> cells_;
+  std::span<const std::uint8_t> colours_;
+  Vec3 lo_{}, extent_{};             // the box: lo_ .. lo_ + extent_
+  std::vector<std::uint16_t> grid_;  // 1 + colour per cell of the box, 0 where none; or empty
+  std::vector<Vec3> turned_;
+};
+
 // One option of the compiled problem: piece `piece` in orientation `symmetry` at `offset`.
 struct Placement {
   int piece = 0;  // -1: an optional cell left empty (a hole, only with max_holes)
