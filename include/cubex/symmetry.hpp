@@ -159,6 +159,7 @@ struct MemoClasses {
                              // solutions listed
   std::uint64_t states = 0;  // sub-problems counted, over all group elements
   std::size_t bytes = 0;     // the largest table
+  unsigned threads = 1;      // the most threads a count ran on (MemoLimits::threads)
   std::uint64_t fixed = 0;   // solutions fixed by an element that moves items (up to 2^64 - 1)
   BigCount total, unique;    // exact (stats.total and stats.unique: the same when they fit
                              // 64 bits, else 2^64 - 1)

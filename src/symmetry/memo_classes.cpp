@@ -165,6 +165,7 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     first = false;
     out.states += c.states;
     out.bytes = std::max(out.bytes, c.bytes);
+    out.threads = std::max(out.threads, c.threads);
     if (!c.complete) {
       out.why = c.why;
       return false;

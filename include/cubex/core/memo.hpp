@@ -53,7 +53,8 @@ struct MemoProgress {
 struct MemoLimits {
   std::size_t max_bytes = std::size_t{1} << 30;  // the hash table's budget (1 GiB)
   const std::atomic<bool>* stop = nullptr;       // set from outside to stop
-  // Called on the counting thread every 4,096 sub-problems counted (when set).
+  // Called on the counting thread every 4,096 sub-problems counted (when set; with threads, see
+  // `threads`).
   std::function<void(const MemoProgress&)> on_progress;
   // Items of range 1..1 to branch on first, in this order (the first one not yet covered). When
   // it lists them all, that item alone is branched on; otherwise only when no item is down to
@@ -62,8 +63,15 @@ struct MemoLimits {
   // neighbour; a box's cells, sweeping along its longest axis) says so.
   std::span<const ItemId> order;
   // Stop once this many sub-problems are counted (0: no limit): a trial that tells whether the
-  // memo pays (states met again, `hits`, against states counted).
+  // memo pays (states met again, `hits`, against states counted). Such a trial runs on one
+  // thread.
   std::uint64_t max_states = 0;
+  // Threads that count (1: the calling thread alone). With more, the first levels of the tree
+  // are walked breadth first into distinct states, each with the number of ways to reach it;
+  // the threads take those states in turn and count them with one table that they share (no
+  // lock: a slot is claimed with an atomic operation), within max_bytes together. on_progress is
+  // then called on the calling thread about every 50 ms, with the share of those states counted.
+  unsigned threads = 1;
 };
 
 struct MemoCount {
@@ -74,6 +82,8 @@ struct MemoCount {
   std::uint64_t hits = 0;    // sub-problems met again and answered from the table
   std::size_t bytes = 0;     // the table's largest size
   std::size_t value_words = 1;  // 64-bit words per count in the table
+  unsigned threads = 1;         // threads that counted (MemoLimits::threads, or fewer where the
+                                // tree's first levels have fewer states)
   double seconds = 0;
 };
 
