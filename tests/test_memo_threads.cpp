@@ -6,8 +6,11 @@
 // budget is one for all threads; a stop mid-count ends every thread; the solve layer says how
 // many threads counted and keeps refusing checkpoints and shards.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <atomic>
+#include <chrono>
+#include <csignal>
 #include <random>
 #include <thread>
 
@@ -18,6 +21,7 @@
 #include "cubex/symmetry.hpp"
 #include "memo_support.hpp"
 #include "sanitized.hpp"
+#include "test_util.hpp"
 
 using cubex::ItemId;
 using cubex::test::domino_tilings;
@@ -258,5 +262,43 @@ TEST(MemoThreads, TheSolveLayerRunsTheMemoOnThreadsAndRefusesCheckpoints) {
     ADD_FAILURE() << "--shard with --count-by memo was accepted";
   } catch (const cubex::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("without checkpoints"), std::string::npos) << e.what();
+  }
+}
+
+// The command line: SIGINT once the count by memo on 3 threads has reported progress (so
+// mid-count) ends it with exit status 130 and a result marked interrupted, or, where the count
+// ended first, with the full count; never a hang or a crash.
+TEST(MemoThreads, SigintMidCountExits130) {
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(round);
+    cubex::test::TempDir dir;
+    const std::string json = dir / "out.json", log = dir / "log";
+    const pid_t pid = cubex::test::spawn_cubex(
+        {"solve", cubex::test::source_file("puzzles/memo/dominoes-16x16.json"), "--count-by",
+         "memo", "--threads", "3", "--symmetry", "auto", "--progress=0.01", "--json", json},
+        log);
+    ASSERT_GT(pid, 0);
+    int status = 0;
+    bool ended = false;
+    for (int k = 0; k < 60000 && !ended; ++k) {  // up to a minute for the first progress line
+      if (cubex::test::slurp(log).find("  nodes ") != std::string::npos) break;  // counting
+      ended = ::waitpid(pid, &status, WNOHANG) == pid;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (!ended) {
+      ::kill(pid, SIGINT);
+      ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    }
+    ASSERT_TRUE(WIFEXITED(status)) << cubex::test::slurp(log);
+    const nlohmann::json out = nlohmann::json::parse(cubex::test::slurp(json));
+    EXPECT_EQ(out["search"]["backend"], "memo");
+    EXPECT_EQ(out["search"]["threads"], 3);
+    if (WEXITSTATUS(status) == 130) {
+      EXPECT_TRUE(out["stats"]["interrupted"].get<bool>());
+      EXPECT_FALSE(out["search"]["complete"].get<bool>());
+    } else {
+      ASSERT_EQ(WEXITSTATUS(status), 0) << cubex::test::slurp(log);
+      EXPECT_EQ(out["counts"]["total"], domino_tilings(16, 16).to_string());
+    }
   }
 }
