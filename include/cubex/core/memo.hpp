@@ -66,12 +66,16 @@ struct MemoLimits {
   // memo pays (states met again, `hits`, against states counted). Such a trial runs on one
   // thread.
   std::uint64_t max_states = 0;
-  // Threads that count (1: the calling thread alone). With more, the first levels of the tree
-  // are walked breadth first into distinct states, each with the number of ways to reach it;
-  // the threads take those states in turn and count them with one table that they share (no
-  // lock: a slot is claimed with an atomic operation), within max_bytes together. on_progress is
-  // then called on the calling thread about every 50 ms, with the share of those states counted.
+  // Threads that count (1: the calling thread alone). With more, the calling thread counts
+  // alone for `alone` sub-problems first (a count that ends within them is as on one thread,
+  // its states included); then the first levels of the tree are walked breadth first into
+  // distinct states, each with the number of ways to reach it, and the threads take those
+  // states in turn and count them with one table that they share (no lock: a slot is claimed
+  // with an atomic operation), seeded with the first table, within max_bytes together.
+  // on_progress is then called on the calling thread about every 50 ms, with the share of those
+  // states counted.
   unsigned threads = 1;
+  std::uint64_t alone = std::uint64_t{1} << 18;  // 0: on the threads from the start
 };
 
 struct MemoCount {
