@@ -78,13 +78,12 @@ inline Problem random_problem(std::mt19937& rng, int exact, int options) {
 
 // A voxel puzzle: dominoes filling a rows x cols box.
 inline std::unique_ptr<Puzzle> dominoes(int rows, int cols) {
-  const nlohmann::json doc = {{"name", "dominoes"},
-                              {"kind", "voxel"},
-                              {"box", {cols, rows}},
-                              {"pieces",
-                               {{{"name", "domino"},
-                                 {"cells", {{0, 0, 0}, {1, 0, 0}}},
-                                 {"count", rows * cols / 2}}}}};
+  const nlohmann::json doc = {
+      {"name", "dominoes"},
+      {"kind", "voxel"},
+      {"box", {cols, rows}},
+      {"pieces",
+       {{{"name", "domino"}, {"cells", {{0, 0, 0}, {1, 0, 0}}}, {"count", rows * cols / 2}}}}};
   return voxel::load_json(doc, "dominoes.json");
 }
 

@@ -13,17 +13,17 @@
 #include <sstream>
 
 #include "brute_force.hpp"
-#include "memo_support.hpp"
-#include "sanitized.hpp"
 #include "cubex/core/bigcount.hpp"
 #include "cubex/core/memo.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/error.hpp"
 #include "cubex/knuth/format.hpp"
 #include "cubex/solve.hpp"
+#include "cubex/symmetry.hpp"
 #include "cubex/voxel/model.hpp"
 #include "cubex/voxel/read.hpp"
-#include "cubex/symmetry.hpp"
+#include "memo_support.hpp"
+#include "sanitized.hpp"
 #include "test_util.hpp"
 
 using cubex::BigCount;
@@ -223,7 +223,8 @@ cubex::Result count_by_memo(const cubex::Puzzle& p, cubex::Symmetry symmetry) {
 // checked on (OEIS A004003: 1, 2, 36, 6728, 12988816 for 0x0 .. 8x8).
 TEST(MemoDominoes, TheTransferMatrixIsRight) {
   for (int r = 1; r <= 4; ++r) {
-    for (int c = 1; c <= 5; ++c) EXPECT_EQ(domino_tilings(r, c), domino_tilings_slow(r, c)) << r << "x" << c;
+    for (int c = 1; c <= 5; ++c)
+      EXPECT_EQ(domino_tilings(r, c), domino_tilings_slow(r, c)) << r << "x" << c;
   }
   EXPECT_EQ(domino_tilings(2, 2), 2u);
   EXPECT_EQ(domino_tilings(4, 4), 36u);
@@ -298,7 +299,8 @@ TEST(MemoDominoes, SymmetricClassesCountedEqualThoseListed) {
     const std::vector<cubex::ItemId> order = p->memo_order();
     cubex::MemoLimits lim;
     lim.order = order;
-    const cubex::SymmetricSolver sym(p->problem(), p->symmetry_group(cubex::SymmetryMode::kAuto).group);
+    const cubex::SymmetricSolver sym(p->problem(),
+                                     p->symmetry_group(cubex::SymmetryMode::kAuto).group);
     const cubex::MemoClasses listed = cubex::count_classes_by_memo(sym, lim, 1'000'000'000);
     const cubex::MemoClasses counted = cubex::count_classes_by_memo(sym, lim, 0);
     ASSERT_TRUE(listed.complete) << listed.why;
@@ -318,13 +320,12 @@ TEST(MemoDominoes, SymmetricClassesCountedEqualThoseListed) {
 // symmetry mode.
 TEST(MemoEveryKind, RandomVoxelPuzzlesCountTheSameByMemoAndBySearch) {
   using cubex::Vec3;
-  const std::vector<std::vector<Vec3>> library{
-      {{0, 0, 0}},
-      {{0, 0, 0}, {1, 0, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}}};
+  const std::vector<std::vector<Vec3>> library{{{0, 0, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}}};
   const std::vector<Vec3> boxes{{2, 2, 2}, {2, 2, 3}, {1, 3, 4}, {2, 3, 3}, {3, 3, 1}, {1, 4, 4}};
   std::mt19937 rng(99);
   const int trials = kSanitized ? 12 : 60;

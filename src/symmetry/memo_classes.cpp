@@ -55,7 +55,8 @@ Elements distinct_elements(const ItemGroup& group, std::size_t n) {
     for (std::size_t b = 0; b < m; ++b) {
       for (ItemId i = 0; i < n; ++i) c[i] = e.perm[a][e.perm[b][i]];
       const auto it = index.find(c);
-      if (it == index.end()) throw std::logic_error("count_classes_by_memo: the group is not closed");
+      if (it == index.end())
+        throw std::logic_error("count_classes_by_memo: the group is not closed");
       e.product[a][b] = it->second;
     }
   }
@@ -307,8 +308,9 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     }
     BigCount free_solutions = plus;
     if (free_solutions.divide(m) != 0) {
-      throw std::logic_error("count_classes_by_memo: the solutions fixed by no symmetry are not "
-                             "a multiple of the group's size");
+      throw std::logic_error(
+          "count_classes_by_memo: the solutions fixed by no symmetry are not "
+          "a multiple of the group's size");
     }
     BigCount symmetric = unique;
     if (!symmetric.subtract(free_solutions) || !symmetric.fits_u64()) {

@@ -9,9 +9,10 @@
 // primary item of range 1..1, the first one not yet covered (a front end that knows the geometry
 // gives a sweep that keeps the frontier small: a box's cells along its longest axis); otherwise
 // an item with no or one live option, then the first uncovered item of the order, then the item
-// with the fewest options. Where many partial solutions leave the same state (a Happy Cube shell: plates on distant
-// faces do not interact), this counts billions of solutions in the time of a few million states.
-// Where they rarely do (most voxel puzzles) it only costs memory; the table has a byte budget.
+// with the fewest options. Where many partial solutions leave the same state (a Happy Cube shell:
+// plates on distant faces do not interact), this counts billions of solutions in the time of a few
+// million states. Where they rarely do (most voxel puzzles) it only costs memory; the table has a
+// byte budget.
 //
 // It also counts the solutions that an item permutation g (or every element of a group of them)
 // fixes (g must map options onto options): those are unions of whole orbits of options under g,
@@ -79,12 +80,12 @@ struct MemoLimits {
 };
 
 struct MemoCount {
-  bool complete = false;     // false: see `why`
-  std::string why;           // why it stopped: the byte budget, the stop flag
-  BigCount count;            // solutions (when complete)
-  std::uint64_t states = 0;  // sub-problems counted and remembered (the search nodes)
-  std::uint64_t hits = 0;    // sub-problems met again and answered from the table
-  std::size_t bytes = 0;     // the table's largest size
+  bool complete = false;        // false: see `why`
+  std::string why;              // why it stopped: the byte budget, the stop flag
+  BigCount count;               // solutions (when complete)
+  std::uint64_t states = 0;     // sub-problems counted and remembered (the search nodes)
+  std::uint64_t hits = 0;       // sub-problems met again and answered from the table
+  std::size_t bytes = 0;        // the table's largest size
   std::size_t value_words = 1;  // 64-bit words per count in the table
   unsigned threads = 1;         // threads that counted (MemoLimits::threads, or fewer where the
                                 // tree's first levels have fewer states)
