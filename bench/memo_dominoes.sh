@@ -14,8 +14,8 @@
 # against it on the n x n domino tilings in Knuth's format (generated here: cells rRcC row by
 # row, one option per domino), the same files for both, CPU seconds and peak memory.
 #
-# Every row is counted with the default --count-by auto (Knuth files with --count-by memo: auto
-# searches them); the last column says what was chosen.
+# Every row is counted with the default --count-by auto (Knuth files included: auto tries both
+# ways); the last column says what was chosen.
 # Knuth's dlx6 figures for reference (issue 37, measured on this machine class): 10x10 0.01 s,
 # 12x12 0.06 s, 14x14 0.43 s and 1.0 GB, 16x16 2.9 s and 4.1 GB, and wrong counts (mod 2^64) at
 # 14x14 and 16x16.
@@ -50,8 +50,7 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg); --symmetry $symmetry --threads $th
 echo "| puzzle | total | unique | states | table MiB | threads | wall s | CPU s | peak MiB | chosen |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for f in "${files[@]}"; do
-  how=auto  # Knuth files are counted by search unless asked (docs/memo.md)
-  [[ $f == *.dlx ]] && how=memo
+  how=auto  # Knuth files too: auto tries both ways (docs/memo.md)
   /usr/bin/time -v "$cubex" solve "$here/puzzles/$f" --symmetry "$symmetry" --threads "$threads" \
     --count-by "$how" --json "$scratch/out.json" -q >/dev/null 2>"$scratch/time.txt"
   python3 - "$f" "$scratch/out.json" "$scratch/time.txt" <<'PY'
@@ -98,7 +97,7 @@ PY
   d=$(measure "$f" "$dlx6")
   dcount=$(grep -o 'Altogether [0-9]* solutions' "$scratch/out" | awk '{print $2}')
   grep -q overflowed "$scratch/out" && dcount="$dcount (overflowed)"
-  c=$(measure /dev/null "$cubex" solve "$f" --symmetry none --threads 1 --count-by memo --json "$scratch/c.json" -q)
+  c=$(measure /dev/null "$cubex" solve "$f" --symmetry none --threads 1 --json "$scratch/c.json" -q)
   ccount=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['counts']['total'])" "$scratch/c.json")
   echo "| $n | $dcount | ${d% | *} | ${d#* | } | $ccount | ${c% | *} | ${c#* | } |"
 done

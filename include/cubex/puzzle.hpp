@@ -79,10 +79,10 @@ class Puzzle {
   // neighbour).
   virtual std::vector<ItemId> memo_order() const { return {}; }
   // Whether counting by memo is likely to pay, for `--count-by auto` (cubex/solve.hpp): kNever
-  // (the default: counted by search unless --count-by memo asks); kTrial: partial solutions
-  // often leave the same state (voxel puzzles of a few shapes in many copies, such as domino
-  // tilings), and a search that passes a few thousand nodes gives way to the memo; kAlways:
-  // the memo counts (Happy Cube structures).
+  // (the default: counted by search unless --count-by memo asks); kTrial: it may (voxel puzzles
+  // of a few shapes in many copies, such as domino tilings; Knuth files, whose shape is not
+  // known), and each way is tried briefly, the memo's sub-problems met again against the
+  // search's estimated tree (docs/memo.md); kAlways: the memo counts (Happy Cube structures).
   enum class MemoHint { kNever, kTrial, kAlways };
   virtual MemoHint memo_hint() const { return MemoHint::kNever; }
   // One line naming option o for people (a comment in `cubex compile --dlx` output), e.g.

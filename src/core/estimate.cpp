@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 
+#include "cubex/core/tree_estimate.hpp"
 #include "engine.hpp"
 
 namespace cubex::detail {
@@ -68,6 +69,36 @@ TreeSpan subtree(const TreePath& p) {
   ++s.end.back();
   s.to_end = false;
   return s;
+}
+
+// Lists the children of node p (the root when p is empty) into `out`, p.size() + 1 entries each,
+// and returns their number; `nodes` gets the nodes the engine entered to list them.
+std::size_t children_of(Engine& engine, const TreePath& p, std::vector<std::uint32_t>& out,
+                        const SolveLimits& lim, double& nodes) {
+  std::atomic<std::uint32_t> signal{0};
+  out.clear();
+  Collect c{&out};
+  Control ctl;
+  ctl.signal = &signal;
+  ctl.ctx = &c;
+  ctl.frontier = &Collect::add;
+  TreeSpan span;  // the whole tree from the root, else p's subtree
+  if (!p.empty()) span = subtree(p);
+  nodes = static_cast<double>(
+      engine.run(span, static_cast<std::uint32_t>(p.size() + 1), nullptr, lim, &ctl).st.nodes);
+  return c.count;
+}
+
+// Goes down to one of the `count` children listed in `kids`, drawn by xorshift64 from `rng`.
+void go_down(TreePath& p, const std::vector<std::uint32_t>& kids, std::size_t count,
+             std::uint64_t& rng) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  const std::size_t pick = static_cast<std::size_t>(rng % count);
+  const std::size_t depth = p.size() + 1;
+  p.assign(kids.begin() + static_cast<std::ptrdiff_t>(pick * depth),
+           kids.begin() + static_cast<std::ptrdiff_t>((pick + 1) * depth));
 }
 
 }  // namespace
@@ -310,7 +341,6 @@ double FrontierEstimate::probe(Engine& engine, TreePath p) {
   constexpr double kProbeNodes = 64;
   const double mean = sizes_.size() >= 8 ? sizes_sum_ / static_cast<double>(sizes_.size()) : 0;
   double weight = 1, nodes = 0;
-  std::atomic<std::uint32_t> signal{0};
   SolveLimits lim;
   lim.stop = stop_;
   // About the size of the sampled subtree, as far as known: the samples' mean, or more where a
@@ -329,24 +359,39 @@ double FrontierEstimate::probe(Engine& engine, TreePath p) {
       size = std::max(size, static_cast<double>(kSampleNodes) * weight);
     }
     std::vector<std::uint32_t> children;
-    Collect c{&children};
-    Control ctl;
-    ctl.signal = &signal;
-    ctl.ctx = &c;
-    ctl.frontier = &Collect::add;
-    const auto depth = static_cast<std::uint32_t>(p.size() + 1);
     lim.max_nodes = 0;
-    nodes += weight * static_cast<double>(engine.run(subtree(p), depth, nullptr, lim, &ctl).st.nodes);
+    double listed = 0;
+    const std::size_t count = children_of(engine, p, children, lim, listed);
+    nodes += weight * listed;
     if (stopped()) return -1;
-    if (c.count == 0) return nodes;  // a dead end: the node alone
-    rng_ ^= rng_ << 13;              // xorshift64
-    rng_ ^= rng_ >> 7;
-    rng_ ^= rng_ << 17;
-    const std::size_t pick = static_cast<std::size_t>(rng_ % c.count);
-    p.assign(children.begin() + static_cast<std::ptrdiff_t>(pick * depth),
-             children.begin() + static_cast<std::ptrdiff_t>((pick + 1) * depth));
-    weight *= static_cast<double>(c.count);
+    if (count == 0) return nodes;  // a dead end: the node alone
+    go_down(p, children, count, rng_);
+    weight *= static_cast<double>(count);
   }
+}
+
+double random_paths_nodes(Engine& engine, std::size_t paths, std::uint64_t seed,
+                          const std::atomic<bool>* stop) {
+  std::uint64_t rng = seed * 0x9E3779B97F4A7C15ull | 1;
+  SolveLimits lim;
+  lim.stop = stop;
+  std::vector<std::uint32_t> children;
+  double sum = 0;
+  for (std::size_t k = 0; k < paths; ++k) {
+    TreePath p;
+    double weight = 1, nodes = 1;  // the root
+    for (;;) {
+      double listed = 0;
+      const std::size_t count = children_of(engine, p, children, lim, listed);
+      if (stop && stop->load(std::memory_order_relaxed)) return -1;
+      if (count == 0) break;  // a leaf: a solution or a dead end
+      weight *= static_cast<double>(count);
+      nodes += weight;
+      go_down(p, children, count, rng);
+    }
+    sum += nodes;
+  }
+  return paths ? sum / static_cast<double>(paths) : 0;
 }
 
 FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& left,
@@ -414,3 +459,14 @@ FrontierEstimate::Result FrontierEstimate::nodes(const std::vector<TreeSpan>& le
 }
 
 }  // namespace cubex::detail
+
+namespace cubex {
+
+double estimate_search_nodes(const Problem& problem, Backend backend, std::size_t paths,
+                             std::uint64_t seed, const std::atomic<bool>* stop) {
+  const std::unique_ptr<detail::Engine> engine = detail::make_engine(problem, backend);
+  engine->for_short_runs();
+  return detail::random_paths_nodes(*engine, paths, seed, stop);
+}
+
+}  // namespace cubex

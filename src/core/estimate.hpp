@@ -60,6 +60,14 @@ double estimate_budget(double elapsed);
 // kEstimateListing, but no more than twice the run so far (at least 1 ms), or 2% of the run.
 double estimate_listing_budget(double elapsed);
 
+// Knuth's estimate of the nodes of a whole search tree (TAOCP 7.2.2, "estimating the running
+// time"): down a random path from the root, a node with c_1 children, then one of them with c_2,
+// ..., stands for 1 + c_1 + c_1 c_2 + ... nodes; the mean over `paths` such paths is unbiased, and
+// usually low on trees whose size hides in rare heavy branches (a typical path misses them).
+// The paths come from `seed`. Returns -1 when the stop flag cut it short.
+double random_paths_nodes(Engine& engine, std::size_t paths, std::uint64_t seed,
+                          const std::atomic<bool>* stop = nullptr);
+
 class FrontierEstimate {
  public:
   // `seed` (JobOptions::estimate_seed) fixes the order of the draws and the random paths.

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -60,6 +61,51 @@ std::string applies(const Problem& pb) {
   }
   return {};
 }
+
+constexpr OptionId kNoOption = ~OptionId{0};
+
+// The options in the order of their sorted item lists (flat arrays, no allocation per option):
+// finds the option that covers a given set of items, and refuses two options that cover the
+// same items.
+class ByItems {
+ public:
+  explicit ByItems(const Problem& pb) : start_(pb.num_options() + 1, 0) {
+    for (OptionId o = 0; o < pb.num_options(); ++o) {
+      const auto items = pb.option(o);
+      items_.insert(items_.end(), items.begin(), items.end());
+      start_[o + 1] = static_cast<std::uint32_t>(items_.size());
+      std::sort(items_.begin() + start_[o], items_.end());
+    }
+    sorted_.resize(pb.num_options());
+    for (OptionId o = 0; o < pb.num_options(); ++o) sorted_[o] = o;
+    std::stable_sort(sorted_.begin(), sorted_.end(),
+                     [&](OptionId a, OptionId b) { return less(of(a), of(b)); });
+    for (std::size_t k = 1; k < sorted_.size(); ++k) {
+      if (!less(of(sorted_[k - 1]), of(sorted_[k]))) {
+        throw ProblemError("memo count: options " + std::to_string(sorted_[k - 1]) + " and " +
+                           std::to_string(sorted_[k]) + " cover the same items");
+      }
+    }
+  }
+  // The option whose sorted items are `key`, or kNoOption.
+  OptionId find(std::span<const ItemId> key) const {
+    const auto it =
+        std::lower_bound(sorted_.begin(), sorted_.end(), key,
+                         [&](OptionId o, std::span<const ItemId> k) { return less(of(o), k); });
+    return it != sorted_.end() && !less(key, of(*it)) ? *it : kNoOption;
+  }
+
+ private:
+  std::span<const ItemId> of(OptionId o) const {
+    return std::span<const ItemId>(items_).subspan(start_[o], start_[o + 1] - start_[o]);
+  }
+  static bool less(std::span<const ItemId> a, std::span<const ItemId> b) {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+  }
+  std::vector<std::uint32_t> start_;
+  std::vector<ItemId> items_;
+  std::vector<OptionId> sorted_;
+};
 
 // `gens` generate the group whose fixed solutions are counted (empty: the identity): the
 // quotient's items are the orbits of items under it, its options the orbits of options.
@@ -158,17 +204,8 @@ Quotient make_quotient(const Problem& pb, std::span<const std::vector<ItemId>> g
   }
 
   // Options by their sorted items, to map an option's image back to an option.
-  std::map<std::vector<ItemId>, OptionId> by_items;
+  const ByItems by_items(pb);
   std::vector<ItemId> key;
-  for (OptionId o = 0; o < pb.num_options(); ++o) {
-    const auto items = pb.option(o);
-    key.assign(items.begin(), items.end());
-    std::sort(key.begin(), key.end());
-    if (!by_items.emplace(key, o).second) {
-      throw ProblemError("memo count: options " + std::to_string(by_items[key]) + " and " +
-                         std::to_string(o) + " cover the same items");
-    }
-  }
   std::vector<bool> done(pb.num_options(), false);
   std::vector<std::uint32_t> stamp(n, 0), times(orbit_size.size(), 0);
   std::uint32_t mark = 0;
@@ -183,14 +220,14 @@ Quotient make_quotient(const Problem& pb, std::span<const std::vector<ItemId>> g
         key.clear();
         for (ItemId i : items) key.push_back(g[i]);
         std::sort(key.begin(), key.end());
-        const auto it = by_items.find(key);
-        if (it == by_items.end()) {
+        const OptionId image = by_items.find(key);
+        if (image == kNoOption) {
           throw ProblemError("memo count: the permutation maps option " +
                              std::to_string(cycle[at]) + " onto no option");
         }
-        if (!done[it->second]) {
-          done[it->second] = true;
-          cycle.push_back(it->second);
+        if (!done[image]) {
+          done[image] = true;
+          cycle.push_back(image);
         }
       }
     }

@@ -16,6 +16,8 @@ class ExactCoverPuzzle final : public Puzzle {
   std::string kind() const override { return "exact-cover"; }
   std::string name() const override { return name_; }
   const Problem& problem() const override { return f_.problem; }
+  // A matrix says nothing of its puzzle's shape: memo and search are each tried briefly.
+  MemoHint memo_hint() const override { return MemoHint::kTrial; }
 
   nlohmann::json solution_json(std::span<const OptionId> solution) const override {
     nlohmann::json options = nlohmann::json::array();

@@ -114,9 +114,9 @@ const OptionRow kOptionTable[] = {
    },
    [](const Options& o) { return std::string(o.expand ? "yes" : "no"); }},
   {"count-by", "HOW",
-   "auto (default): when only counts are wanted, by memo where the puzzle's sub-problems repeat "
-   "(Happy Cube structures; tilings by a few shapes in many copies, once a trial search passes "
-   "65,536 nodes), else by search; memo: always by memo (refused where it does not apply); "
+   "auto (default): when only counts are wanted, by memo where it pays (Happy Cube structures; "
+   "tilings by a few shapes in many copies and Knuth files after a short trial of each way: "
+   "see docs/memo.md), else by search; memo: always by memo (refused where it does not apply); "
    "search: always by search",
    [](Options& o, std::string_view t) {
      if (t == "auto") o.count_by = CountBy::automatic;

@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "cubex/core/memo.hpp"
+#include "cubex/core/memo_order.hpp"
+#include "cubex/core/tree_estimate.hpp"
 #include "cubex/error.hpp"
 #include "cubex/output/checkpoint.hpp"
 #include "cubex/output/solve_output.hpp"
@@ -68,18 +70,30 @@ nlohmann::json search_json(const char* backend, unsigned threads, const TreeIden
           {"pending", pending}};
 }
 
-// The automatic choice's trial of the search (Plan::run): at most this many nodes.
-constexpr std::uint64_t kSearchTrialNodes = 1 << 16;
+// The automatic choice (Plan::run, choose_by_trials): the memo's trial counts at most
+// kMemoTrialStates sub-problems, the search's at most kSearchTrialNodes nodes, and
+// kEstimatePaths random paths estimate the search's whole tree.
+constexpr std::uint64_t kMemoTrialStates = 1 << 9;
+constexpr std::uint64_t kSearchTrialNodes = 1 << 14;
+constexpr std::size_t kEstimatePaths = 16;
 
-// The items the memo branches on first: the puzzle's order, else every primary item in the
-// problem's order (a Knuth file's, as written).
-std::vector<ItemId> memo_order_of(const Puzzle& puzzle, const Problem& pb) {
+// The items the memo branches on first. A Happy Cube structure's own order (its front end
+// insists on the memo, MemoHint::kAlways, and knows its faces best). Otherwise the one of two
+// orders whose frontiers foresee fewer sub-problems (frontier_cost; ties keep the first): the
+// puzzle's (a voxel box swept along its longest axis), else the primary items as the problem
+// lists them (a Knuth file's, as written); and the breadth-first order (breadth_first_order:
+// diagonals across a square of dominoes, 4x fewer sub-problems than rows at 16x16).
+std::vector<ItemId> memo_order_of(const Puzzle& puzzle, const Problem& pb,
+                                  const std::atomic<bool>* stop) {
   std::vector<ItemId> order = puzzle.memo_order();
+  if (puzzle.memo_hint() == Puzzle::MemoHint::kAlways && !order.empty()) return order;
   if (order.empty()) {
     for (ItemId i = 0; i < pb.num_items(); ++i) {
       if (pb.item(i).primary) order.push_back(i);
     }
   }
+  std::vector<ItemId> wide = breadth_first_order(pb, stop);
+  if (!wide.empty() && frontier_cost(pb, wide) < frontier_cost(pb, order)) return wide;
   return order;
 }
 
@@ -102,15 +116,81 @@ std::size_t default_memo_budget() {
   return std::max<std::size_t>(available / 4, std::size_t{64} << 20);
 }
 
-// A short count by memo (at most 4,096 sub-problems): whether at least one in sixteen was met
-// again, or the count ended. Tilings by dominoes meet about one in two again; the 25
-// Y-pentacubes of 5x5x5 fewer than one in twenty (their search is far faster).
-bool memo_repeats(const Problem& pb, const MemoLimits& limits) {
+// What the automatic choice between memo and search decided (choose_by_trials).
+struct TrialChoice {
+  bool memo = false;
+  std::string why;  // for the summary and JSON's search.chosen
+  // The memo's race (memo: true): it counts at most `max_states` sub-problems, and gives up
+  // once its own progress foresees more than `max_seconds` (0: no bound).
+  std::uint64_t max_states = 0;
+  double max_seconds = 0;
+  double state_seconds = 0;  // the memo trial's CPU per sub-problem
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Whether the memo or the search counts a puzzle whose front end says that the memo may pay
+// (Puzzle::MemoHint::kTrial), each tried briefly:
+// 1. the memo counts kMemoTrialStates sub-problems (in the order memo_order_of chose): where
+//    fewer than one in ten was met again, the search counts (pentominoes, Soma, Y-pentacubes,
+//    Bedlam: one in twenty or fewer; domino and L-tromino tilings: one in four or more);
+// 2. the search (on `search_pb`, the problem it would search) runs kSearchTrialNodes nodes: a
+//    tree it finishes stays with the search (small trees: as fast, and listed); past it, a
+//    memo that finished its trial counts;
+// 3. Knuth's estimate of the search's whole tree (kEstimatePaths random paths) times the trial's
+//    time per node gives the search's time, T;
+// 4. the memo counts, for at most half of T (in sub-problems, at the trial's rate), and gives up
+//    once it has spent a fiftieth of T and its progress foresees more than twice T
+//    (MemoProgress::fraction); then the search counts. So a wrong guess costs at most about half
+//    the search's time, where it is estimated right.
+TrialChoice choose_by_trials(const Problem& pb, const Problem& search_pb, const MemoLimits& limits,
+                             const std::atomic<bool>* stop) {
+  TrialChoice c;
   MemoLimits l = limits;
-  l.max_states = 4096;
+  l.max_states = kMemoTrialStates;
   l.on_progress = nullptr;
-  const MemoCount t = memo_count(pb, {}, l);
-  return t.complete || t.hits * 16 >= t.states;
+  auto t = std::chrono::steady_clock::now();
+  const MemoCount m = memo_count(pb, {}, l);
+  c.state_seconds = seconds_since(t) / static_cast<double>(std::max<std::uint64_t>(m.states, 1));
+  if (!m.complete && m.hits * 10 < m.states) {
+    c.why = "the memo's trial met " + with_commas(m.hits) + " of " + with_commas(m.states) +
+            " sub-problems again (under one in ten)";
+    return c;
+  }
+  if (stop && stop->load()) return c;
+  Solver probe(search_pb);
+  SolveLimits sl;
+  sl.stop = stop;
+  sl.max_nodes = kSearchTrialNodes;
+  t = std::chrono::steady_clock::now();
+  const SolveStats st = probe.count(sl);
+  const double node_seconds =
+      seconds_since(t) / static_cast<double>(std::max<std::uint64_t>(st.nodes, 1));
+  if (st.complete) {
+    c.why = "the search's trial finished it (" + with_commas(st.nodes) + " nodes)";
+    return c;
+  }
+  if (m.complete) {
+    c.memo = true;
+    c.why = "the memo's trial counted it all (" + with_commas(m.states) + " sub-problems)";
+    return c;
+  }
+  if (stop && stop->load()) return c;
+  const double nodes = estimate_search_nodes(search_pb, Backend::kAuto, kEstimatePaths, 1, stop);
+  if (nodes < 0) return c;
+  const double search_seconds = nodes * node_seconds;
+  c.memo = true;
+  c.max_seconds = 2 * search_seconds;
+  const double states = search_seconds / 2 / std::max(c.state_seconds, 1e-9);
+  c.max_states =
+      states >= 1e18 ? 0 : std::max<std::uint64_t>(static_cast<std::uint64_t>(states), 4096);
+  char est[64];
+  std::snprintf(est, sizeof est, "%.2g", nodes);
+  c.why = "the memo's trial met " + with_commas(m.hits) + " of " + with_commas(m.states) +
+          " sub-problems again, and the search's tree has about " + est + " nodes";
+  return c;
 }
 
 }  // namespace
@@ -248,11 +328,12 @@ Result Plan::run(const SolutionSink& sink) {
                         (o.count_by == CountBy::automatic && counts_only && !search_asked &&
                          puzzle_.memo_hint() != Puzzle::MemoHint::kNever &&
                          memo_applies(pb).empty());
+  std::string search_why;  // the automatic choice's reason to search, when it chose it
   if (may_memo) {
     std::optional<SymmetricSolver> trivial;
     const SymmetricSolver* s = sym;
     if (!s) s = &trivial.emplace(pb, trivial_group(pb.num_items()));
-    const std::vector<ItemId> order = memo_order_of(puzzle_, pb);
+    const std::vector<ItemId> order = memo_order_of(puzzle_, pb, o.stop);
     MemoLimits ml;
     ml.stop = o.stop;
     ml.order = order;
@@ -282,31 +363,44 @@ Result Plan::run(const SolutionSink& sink) {
     ml.max_bytes = o.memo_budget ? o.memo_budget : default_memo_budget();
     bool by_memo = o.count_by == CountBy::memo;
     std::string why = "asked for (--count-by memo)";
+    TrialChoice race;  // the memo's bounds when it races the search (choose_by_trials)
     if (!by_memo) {
-      // As the front end expects (Puzzle::memo_hint): Happy Cube structures by memo; tilings
-      // by a few shapes in many copies where a short memo count meets sub-problems again
-      // (memo_repeats) and then a trial of the search the plan would run, cut at
-      // kSearchTrialNodes nodes, that keeps the search for small trees (as fast, and it lists
-      // its tree); the rest by search (a memo whose sub-problems rarely repeat only costs
-      // memory: the pentominoes of 6x10 take 2 M of them against 0.23 M search nodes).
+      // As the front end expects (Puzzle::memo_hint): Happy Cube structures by memo; where the
+      // memo may pay (tilings by a few shapes in many copies, Knuth files) each way is tried
+      // briefly (choose_by_trials); the rest by search (a memo whose sub-problems rarely repeat
+      // only costs memory: the pentominoes of 6x10 take 2 M of them against 0.23 M search
+      // nodes).
       const Puzzle::MemoHint hint = puzzle_.memo_hint();
       if (hint == Puzzle::MemoHint::kAlways) {
         by_memo = true;
         why = "";  // the kind's way of counting, as documented (docs/happycube.md)
-      } else if (hint == Puzzle::MemoHint::kTrial && !(o.stop && o.stop->load()) &&
-                 memo_repeats(pb, ml)) {
+      } else if (hint == Puzzle::MemoHint::kTrial && !(o.stop && o.stop->load())) {
         const bool by_orbit = s->group_order() > 1;
-        Solver probe(by_orbit ? s->restricted() : pb);
-        SolveLimits sl;
-        sl.stop = o.stop;
-        sl.max_nodes = kSearchTrialNodes;
-        const SolveStats st = probe.count(sl);
-        if (!st.complete && !(o.stop && o.stop->load())) {
-          by_memo = true;
-          why = "chosen: the puzzle's sub-problems repeat and a trial search passed " +
-                with_commas(kSearchTrialNodes) + " nodes";
-        }
+        race = choose_by_trials(pb, by_orbit ? s->restricted() : pb, ml, o.stop);
+        by_memo = race.memo && !(o.stop && o.stop->load());
+        if (by_memo)
+          why = "chosen: " + race.why;
+        else
+          search_why = race.why;
       }
+    }
+    // The race's own stop flag: set by the caller's (polled every 4,096 sub-problems) or when
+    // the memo's progress foresees more than race.max_seconds.
+    std::atomic<bool> race_stop{false};
+    if (by_memo && race.max_seconds > 0) {
+      ml.stop = &race_stop;
+      ml.max_states = race.max_states;
+      auto report = std::move(ml.on_progress);
+      ml.on_progress = [&, report = std::move(report)](const MemoProgress& m) {
+        if (o.stop && o.stop->load()) race_stop.store(true);
+        // (Not before a hundredth of it is spent: a deep tree's early fraction is tiny, and
+        // the 4x4x4 box of dominoes foresaw hours where it takes a second.)
+        const double spent = static_cast<double>(m.states) * race.state_seconds;
+        if (m.fraction > 0 && spent >= race.max_seconds / 100 &&
+            spent / m.fraction > race.max_seconds)
+          race_stop.store(true);
+        if (report) report(m);
+      };
     }
     if (by_memo) {
       const MemoClasses mc = count_classes_by_memo(*s, ml, 10000);
@@ -332,7 +426,13 @@ Result Plan::run(const SolutionSink& sink) {
         res.search["chosen"] = why.empty() ? "the puzzle's kind (Happy Cube structures count by memo)" : why;
         return res;
       }
-      res.notes.push_back("counting by memo gave up (" + mc.why + "): counted by search instead");
+      if (race.max_seconds > 0 && !(o.stop && o.stop->load()) &&
+          (race_stop.load() || (race.max_states > 0 && mc.states >= race.max_states))) {
+        search_why = "the memo gave up after " + with_commas(mc.states) +
+                     " sub-problems, foreseeing more time than the search's (" + race.why + ")";
+      } else {
+        res.notes.push_back("counting by memo gave up (" + mc.why + "): counted by search instead");
+      }
     }
   }
 
@@ -467,6 +567,12 @@ Result Plan::run(const SolutionSink& sink) {
   res.search = search_json(backend_name(job.backend()), jr.threads, jr.state.tree, jr.complete,
                            res.resumed, jr.spans, jr.splits, jr.state.pending.size());
   res.search["ranks"] = o.distributor ? o.distributor->ranks() : 1;
+  // Why the automatic choice searched: in JSON always, in the summary where the memo was tried
+  // and gave up (its time was spent).
+  if (!search_why.empty()) {
+    res.search["chosen"] = search_why;
+    if (search_why.starts_with("the memo gave up")) res.memo_why = search_why;
+  }
   res.total_seconds = jr.state.seconds;
   return res;
 }

@@ -171,7 +171,7 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     one.max_bytes = limits.max_bytes / crew;
     std::vector<MemoCount> counts(keys.size());
     std::vector<std::exception_ptr> errors(crew);
-    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> next{0}, finished{0};
     std::vector<std::thread> threads;
     for (std::size_t t = 0; t < crew; ++t) {
       threads.emplace_back([&, t] {
@@ -183,7 +183,14 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
         } catch (...) {
           errors[t] = std::current_exception();
         }
+        finished.fetch_add(1);
       });
+    }
+    // The calling thread reports (at 99%) while they count, so that the caller's progress goes
+    // on and a caller that stops from its progress callback is heard.
+    while (finished.load() < crew) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (limits.on_progress) limits.on_progress(MemoProgress{out.states, 0, out.bytes, 0.99});
     }
     for (std::thread& t : threads) t.join();
     for (const std::exception_ptr& x : errors) {

@@ -64,8 +64,9 @@ struct MemoLimits {
   // neighbour; a box's cells, sweeping along its longest axis) says so.
   std::span<const ItemId> order;
   // Stop once this many sub-problems are counted (0: no limit): a trial that tells whether the
-  // memo pays (states met again, `hits`, against states counted). Such a trial runs on one
-  // thread.
+  // memo pays (states met again, `hits`, against states counted), or a count bounded in time.
+  // A limit within `alone` is counted on the calling thread; a larger one counts the threads'
+  // sub-problems together (they add theirs 4,096 at a time).
   std::uint64_t max_states = 0;
   // Threads that count (1: the calling thread alone). With more, the calling thread counts
   // alone for `alone` sub-problems first (a count that ends within them is as on one thread,
