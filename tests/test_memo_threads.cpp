@@ -339,3 +339,23 @@ TEST(MemoThreads, SigintMidCountExits130) {
     }
   }
 }
+
+// A bound on the sub-problems (auto's race against the search) counts those of all threads
+// together, the count alone's included: past it the count ends, incomplete, on every thread.
+TEST(MemoThreads, MaxStatesBoundsAllThreadsTogether) {
+  const auto p = dominoes(12, 12);  // 52,352 sub-problems
+  const std::vector<ItemId> order = p->memo_order();
+  for (std::uint64_t alone : {0, 1000}) {
+    SCOPED_TRACE(alone);
+    cubex::MemoLimits l;
+    l.order = order;
+    l.threads = 3;
+    l.alone = alone;
+    l.max_states = 20'000;
+    const cubex::MemoCount c = cubex::memo_count(p->problem(), {}, l);
+    EXPECT_FALSE(c.complete);
+    EXPECT_NE(c.why.find("more than 20000 sub-problems"), std::string::npos) << c.why;
+    EXPECT_GT(c.states, 20'000u);
+    EXPECT_LT(c.states, 20'000u + 3 * 4096 + 1000);
+  }
+}
