@@ -1,9 +1,13 @@
 #!/bin/bash
 # Issue 37's table: counting by memo (docs/memo.md) on the domino tilings of 8x8 .. 16x16 (voxel
 # JSON and Knuth files) and the other puzzles of puzzles/memo/, with the count, the sub-problems,
-# the table's bytes, CPU seconds (user + sys) and peak memory (/usr/bin/time -v), one thread.
+# the table's bytes, wall and CPU seconds (user + sys) and peak memory (/usr/bin/time -v), on one
+# thread unless --threads says otherwise (docs/memo.md#threads-checkpoints-shards).
 #
-#   bench/memo_dominoes.sh [--build DIR] [--symmetry MODE] [--dlx6 PATH]
+#   bench/memo_dominoes.sh [--build DIR] [--symmetry MODE] [--threads N] [--puzzle FILE]... [--dlx6 PATH]
+#
+# --puzzle (repeatable) counts these files (paths under puzzles/, e.g. happycube/l3_three_sets.json)
+# instead of those of puzzles/memo/.
 #
 # With --dlx6 (Knuth's DLX6, built from its CWEB source outside the repository: `ctangle
 # dlx6.w; ctangle gb_flip.w; gcc -O3 -o dlx6 dlx6.c gb_flip.c`), a second table sets cubex
@@ -19,26 +23,35 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=build
 symmetry=none
+threads=1
 dlx6=
+files=()
 while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
     --symmetry) symmetry=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --puzzle) files+=("$2"); shift 2 ;;
     --dlx6) dlx6=$2; shift 2 ;;
-    *) echo "usage: $0 [--build DIR] [--symmetry none|rotations|auto] [--dlx6 PATH]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--build DIR] [--symmetry none|rotations|auto] [--threads N] [--puzzle FILE]... [--dlx6 PATH]" >&2; exit 2 ;;
   esac
 done
+if ((${#files[@]} == 0)); then
+  for f in dominoes-8x8.json dominoes-10x10.json dominoes-10x10.dlx dominoes-12x12.json \
+           dominoes-14x14.json dominoes-16x16.json dominoes-16x16.dlx trominoes-3x30.json \
+           dominoes-2x2x20.json; do
+    files+=("memo/$f")
+  done
+fi
 cubex="$here/$build/cubex"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| puzzle | total | unique | states | table MiB | CPU s | peak MiB | chosen |"
-echo "|---|---|---|---|---|---|---|---|"
-for f in dominoes-8x8.json dominoes-10x10.json dominoes-10x10.dlx dominoes-12x12.json \
-         dominoes-14x14.json dominoes-16x16.json dominoes-16x16.dlx trominoes-3x30.json \
-         dominoes-2x2x20.json; do
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg); --symmetry $symmetry --threads $threads"
+echo "| puzzle | total | unique | states | table MiB | threads | wall s | CPU s | peak MiB | chosen |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for f in "${files[@]}"; do
   how=auto  # Knuth files too: auto tries both ways (docs/memo.md)
-  /usr/bin/time -v "$cubex" solve "$here/puzzles/memo/$f" --symmetry "$symmetry" --threads 1 \
+  /usr/bin/time -v "$cubex" solve "$here/puzzles/$f" --symmetry "$symmetry" --threads "$threads" \
     --count-by "$how" --json "$scratch/out.json" -q >/dev/null 2>"$scratch/time.txt"
   python3 - "$f" "$scratch/out.json" "$scratch/time.txt" <<'PY'
 import json, re, sys
@@ -48,9 +61,12 @@ t = open(tm).read()
 cpu = float(re.search(r"User time \(seconds\): ([\d.]+)", t).group(1)) + \
       float(re.search(r"System time \(seconds\): ([\d.]+)", t).group(1))
 rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1)) / 1024
+wall = 0.0
+for part in re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", t).group(1).split(":"):
+    wall = wall * 60 + float(part)
 s = d["search"]
 print(f"| {name} | {d['counts']['total']} | {d['counts']['unique']} | {s.get('states', '-')} | "
-      f"{s.get('table_bytes', 0) / 2**20:.0f} | {cpu:.2f} | {rss:.0f} | "
+      f"{s.get('table_bytes', 0) / 2**20:.0f} | {s['threads']} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | "
       f"{s['backend']}: {s.get('chosen', '')} |")
 PY
 done

@@ -19,59 +19,29 @@
 #include "cubex/error.hpp"
 #include "cubex/knuth/format.hpp"
 #include "cubex/solve.hpp"
+#include "cubex/symmetry.hpp"
 #include "cubex/voxel/model.hpp"
 #include "cubex/voxel/read.hpp"
-#include "cubex/symmetry.hpp"
+#include "memo_support.hpp"
+#include "sanitized.hpp"
 #include "test_util.hpp"
 
 using cubex::BigCount;
 using cubex::ItemId;
 using cubex::OptionId;
 using cubex::Problem;
+using cubex::test::domino_tilings;
+using cubex::test::dominoes;
+using cubex::test::kSanitized;
+using cubex::test::random_problem;
 
 namespace {
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(undefined_behavior_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
 
 // 2^k exactly, by doubling.
 BigCount power_of_two(int k) {
   BigCount r = 1;
   for (int i = 0; i < k; ++i) r *= 2u;
   return r;
-}
-
-// The domino tilings of a rows x cols rectangle by a broken-profile transfer matrix: cells are
-// filled column by column, top to bottom. Before cell (r, c), bit k of the profile says whether
-// cell (k, c) (k >= r) or cell (k, c + 1) (k < r) is already covered.
-BigCount domino_tilings(int rows, int cols) {
-  std::map<std::uint64_t, BigCount> now{{0, BigCount(1)}};
-  for (int c = 0; c < cols; ++c) {
-    for (int r = 0; r < rows; ++r) {
-      std::map<std::uint64_t, BigCount> next;
-      const std::uint64_t bit = std::uint64_t{1} << r;
-      for (const auto& [profile, n] : now) {
-        if (profile & bit) {  // covered already: cell (r, c + 1) is free
-          next[profile & ~bit] += n;
-          continue;
-        }
-        if (c + 1 < cols) next[profile | bit] += n;  // across into (r, c + 1)
-        if (r + 1 < rows && !(profile & (bit << 1))) next[profile | (bit << 1)] += n;  // down
-      }
-      now.swap(next);
-    }
-  }
-  return now[0];
 }
 
 // The same by the simplest recursion (cell by cell, memo on the whole board), for small boards:
@@ -173,45 +143,6 @@ TEST(BigCount, JsonHoldsNumbersBelow2To53AndStringsAbove) {
 
 // ---- memo counts against search and brute force ------------------------------------------------
 
-namespace {
-
-// A random matrix: `exact` items of range 1..1, a plain secondary item, two coloured secondary
-// items (colours a, b), a multiplicity item 0..2 and one 1..2; every option covers one to three
-// items of range 1..1 and maybe others, with a colour on the coloured ones (sometimes none).
-Problem random_problem(std::mt19937& rng, int exact, int options) {
-  Problem p;
-  std::vector<ItemId> ex;
-  for (int i = 0; i < exact; ++i) ex.push_back(p.add_primary("e" + std::to_string(i)));
-  const ItemId s0 = p.add_secondary("s0");
-  const ItemId c0 = p.add_secondary("c0");
-  const ItemId c1 = p.add_secondary("c1");
-  const ItemId m0 = p.add_primary("m0", 0, 2);
-  const ItemId m1 = p.add_primary("m1", 1, 2);
-  const cubex::ColourId a = p.add_colour("a"), b = p.add_colour("b");
-  std::set<std::vector<ItemId>> seen;
-  int tries = 0;
-  while (static_cast<int>(p.num_options()) < options && ++tries < 1000) {
-    std::vector<ItemId> items;
-    const int k = 1 + static_cast<int>(rng() % 3);
-    for (int j = 0; j < k; ++j) items.push_back(ex[rng() % ex.size()]);
-    for (ItemId o : {s0, c0, c1, m0, m1})
-      if (rng() % 4 == 0) items.push_back(o);
-    std::sort(items.begin(), items.end());
-    items.erase(std::unique(items.begin(), items.end()), items.end());
-    if (!seen.insert(items).second) continue;
-    std::vector<cubex::ColourId> colours;
-    for (ItemId i : items) {
-      const bool coloured = i == c0 || i == c1;
-      const unsigned pick = static_cast<unsigned>(rng() % 5);
-      colours.push_back(!coloured ? 0 : pick < 2 ? a : pick < 4 ? b : 0);
-    }
-    p.add_option(items, colours);
-  }
-  return p;
-}
-
-}  // namespace
-
 // Hundreds of random matrices: the memo's count equals the brute force's and the search's,
 // with no order (fewest options first), a partial order and a full order (the sweep).
 TEST(MemoEveryKind, RandomMatricesWithColoursAgreeWithSearchAndBruteForce) {
@@ -279,18 +210,6 @@ TEST(MemoEveryKind, KnuthFilesCountTheSameByMemoAndBySearch) {
 
 namespace {
 
-// A voxel puzzle: dominoes filling a rows x cols box.
-std::unique_ptr<cubex::Puzzle> dominoes(int rows, int cols) {
-  const nlohmann::json doc = {{"name", "dominoes"},
-                              {"kind", "voxel"},
-                              {"box", {cols, rows}},
-                              {"pieces",
-                               {{{"name", "domino"},
-                                 {"cells", {{0, 0, 0}, {1, 0, 0}}},
-                                 {"count", rows * cols / 2}}}}};
-  return cubex::voxel::load_json(doc, "dominoes.json");
-}
-
 cubex::Result count_by_memo(const cubex::Puzzle& p, cubex::Symmetry symmetry) {
   cubex::Options o;
   o.count_by = cubex::CountBy::memo;
@@ -304,7 +223,8 @@ cubex::Result count_by_memo(const cubex::Puzzle& p, cubex::Symmetry symmetry) {
 // checked on (OEIS A004003: 1, 2, 36, 6728, 12988816 for 0x0 .. 8x8).
 TEST(MemoDominoes, TheTransferMatrixIsRight) {
   for (int r = 1; r <= 4; ++r) {
-    for (int c = 1; c <= 5; ++c) EXPECT_EQ(domino_tilings(r, c), domino_tilings_slow(r, c)) << r << "x" << c;
+    for (int c = 1; c <= 5; ++c)
+      EXPECT_EQ(domino_tilings(r, c), domino_tilings_slow(r, c)) << r << "x" << c;
   }
   EXPECT_EQ(domino_tilings(2, 2), 2u);
   EXPECT_EQ(domino_tilings(4, 4), 36u);
@@ -379,7 +299,8 @@ TEST(MemoDominoes, SymmetricClassesCountedEqualThoseListed) {
     const std::vector<cubex::ItemId> order = p->memo_order();
     cubex::MemoLimits lim;
     lim.order = order;
-    const cubex::SymmetricSolver sym(p->problem(), p->symmetry_group(cubex::SymmetryMode::kAuto).group);
+    const cubex::SymmetricSolver sym(p->problem(),
+                                     p->symmetry_group(cubex::SymmetryMode::kAuto).group);
     const cubex::MemoClasses listed = cubex::count_classes_by_memo(sym, lim, 1'000'000'000);
     const cubex::MemoClasses counted = cubex::count_classes_by_memo(sym, lim, 0);
     ASSERT_TRUE(listed.complete) << listed.why;
@@ -399,13 +320,12 @@ TEST(MemoDominoes, SymmetricClassesCountedEqualThoseListed) {
 // symmetry mode.
 TEST(MemoEveryKind, RandomVoxelPuzzlesCountTheSameByMemoAndBySearch) {
   using cubex::Vec3;
-  const std::vector<std::vector<Vec3>> library{
-      {{0, 0, 0}},
-      {{0, 0, 0}, {1, 0, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}},
-      {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}}};
+  const std::vector<std::vector<Vec3>> library{{{0, 0, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}},
+                                               {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}}};
   const std::vector<Vec3> boxes{{2, 2, 2}, {2, 2, 3}, {1, 3, 4}, {2, 3, 3}, {3, 3, 1}, {1, 4, 4}};
   std::mt19937 rng(99);
   const int trials = kSanitized ? 12 : 60;

@@ -159,6 +159,7 @@ struct MemoClasses {
                              // solutions listed
   std::uint64_t states = 0;  // sub-problems counted, over all group elements
   std::size_t bytes = 0;     // the largest table
+  unsigned threads = 1;      // the most threads a count ran on (MemoLimits::threads)
   std::uint64_t fixed = 0;   // solutions fixed by an element that moves items (up to 2^64 - 1)
   BigCount total, unique;    // exact (stats.total and stats.unique: the same when they fit
                              // 64 bits, else 2^64 - 1)
@@ -172,7 +173,8 @@ struct MemoClasses {
 // symmetry but the identity fixes are Σ μ(1, K) Fix(K) over the subgroups K of the group
 // (Möbius inversion on its lattice of subgroups; Fix(K) a memo_count_fixed() of the quotient by
 // K), and they make classes of the group's size. Incomplete when memo_applies() is not empty,
-// a table outgrows `limits.max_bytes` or the stop flag is set.
+// a table outgrows `limits.max_bytes` or the stop flag is set. With limits.threads > 1 the first
+// count runs on the threads and the counts of subgroups side by side, one thread each.
 MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& limits = {},
                                   std::uint64_t max_fixed = 1'000'000);
 

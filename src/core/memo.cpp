@@ -5,9 +5,15 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <new>
 #include <span>
+#include <thread>
 #include <vector>
 
 namespace cubex {
@@ -120,7 +126,8 @@ Quotient make_quotient(const Problem& pb, std::span<const std::vector<ItemId>> g
     for (ItemId i = 0; i < n; ++i) moves = moves || g[i] != i;
     if (!moves) continue;
     if (pb.has_colours()) {
-      throw ProblemError("memo count: symmetries of a problem with colours are not counted by memo");
+      throw ProblemError(
+          "memo count: symmetries of a problem with colours are not counted by memo");
     }
     gens.push_back(g);
   }
@@ -135,7 +142,8 @@ Quotient make_quotient(const Problem& pb, std::span<const std::vector<ItemId>> g
   for (OptionId o = 0; o < pb.num_options(); ++o) {
     const auto items = pb.option(o);
     const auto colours = pb.option_colours(o);
-    for (std::size_t k = 0; k < items.size(); ++k) coloured[items[k]] = coloured[items[k]] || colours[k] != 0;
+    for (std::size_t k = 0; k < items.size(); ++k)
+      coloured[items[k]] = coloured[items[k]] || colours[k] != 0;
   }
   std::vector<std::uint32_t> orbit(n, UINT32_MAX), orbit_size;
   std::vector<Kind> orbit_kind;
@@ -165,7 +173,7 @@ Quotient make_quotient(const Problem& pb, std::span<const std::vector<ItemId>> g
     const Item& it = pb.item(i);
     orbit_size.push_back(size);
     orbit_rep.push_back(i);
-    orbit_kind.push_back(!it.primary   ? (coloured[i] ? kColoured : kSecondary)
+    orbit_kind.push_back(!it.primary                ? (coloured[i] ? kColoured : kSecondary)
                          : it.lo == 1 && it.hi == 1 ? kExact
                                                     : kCounter);
   }
@@ -367,8 +375,7 @@ SolveStats memo_solve_fixed(const Problem& problem, std::span<const ItemId> perm
                             std::span<const ItemId> order) {
   const std::vector<ItemId> one(perm.begin(), perm.end());
   const Quotient q = make_quotient(problem, std::span<const std::vector<ItemId>>(&one, 1), order);
-  return with_search(q, nullptr, false,
-                     [&](auto& s) { return s.enumerate(visit, max_solutions); });
+  return with_search(q, nullptr, false, [&](auto& s) { return s.enumerate(visit, max_solutions); });
 }
 
 }  // namespace cubex

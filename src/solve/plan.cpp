@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "cubex/core/memo.hpp"
 #include "cubex/core/memo_order.hpp"
@@ -317,8 +318,8 @@ Result Plan::run(const SolutionSink& sink) {
       throw UsageError("--count-by memo counts: leave out --first, --all, --limit and --disassemble");
     if (search_asked) {
       throw UsageError(
-          "--count-by memo counts on one thread, without checkpoints: leave out --backend, "
-          "--checkpoint, --resume, --shard and --mpi");
+          "--count-by memo counts on one machine, without checkpoints (see docs/memo.md): leave "
+          "out --backend, --checkpoint, --resume, --shard and --mpi");
     }
     if (const std::string why = memo_applies(pb); !why.empty())
       throw UsageError("--count-by memo does not apply: " + why);
@@ -336,6 +337,7 @@ Result Plan::run(const SolutionSink& sink) {
     MemoLimits ml;
     ml.stop = o.stop;
     ml.order = order;
+    ml.threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     // --progress: the memo's share of its tree done, about every progress_seconds (no counts are
     // settled before the end).
     double next_report = 0;
@@ -349,9 +351,12 @@ Result Plan::run(const SolutionSink& sink) {
         p.counts.nodes = m.states;
         p.fraction = m.fraction;
         p.elapsed = t;
-        p.cpu = t;
-        if (m.fraction > 0) p.eta = p.cpu_eta = t * (1 - m.fraction) / m.fraction;
-        p.busy = 1;
+        p.cpu = t * ml.threads;
+        if (m.fraction > 0) {
+          p.eta = t * (1 - m.fraction) / m.fraction;
+          p.cpu_eta = p.eta * ml.threads;
+        }
+        p.busy = ml.threads;
         o.on_progress(p);
       };
     }
@@ -410,12 +415,12 @@ Result Plan::run(const SolutionSink& sink) {
         res.interrupted = stopped;
         res.nodes = mc.states;
         res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        res.threads = 1;
+        res.threads = mc.threads;
         res.memo_states = mc.states;
         res.memo_bytes = mc.bytes;
         const bool by_orbit = s->group_order() > 1;
         const SearchJob tree(by_orbit ? s->restricted() : pb, by_orbit ? s : nullptr);
-        res.search = search_json("memo", 1, tree.identity(), mc.complete, false, 0, 0, 0);
+        res.search = search_json("memo", mc.threads, tree.identity(), mc.complete, false, 0, 0, 0);
         res.search["states"] = mc.states;
         res.search["table_bytes"] = mc.bytes;
         res.search["chosen"] = why.empty() ? "the puzzle's kind (Happy Cube structures count by memo)" : why;

@@ -1,11 +1,14 @@
 // Counting classes up to symmetry by Burnside's lemma over memo counts (see symmetry.hpp).
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "cubex/symmetry.hpp"
 
@@ -52,7 +55,8 @@ Elements distinct_elements(const ItemGroup& group, std::size_t n) {
     for (std::size_t b = 0; b < m; ++b) {
       for (ItemId i = 0; i < n; ++i) c[i] = e.perm[a][e.perm[b][i]];
       const auto it = index.find(c);
-      if (it == index.end()) throw std::logic_error("count_classes_by_memo: the group is not closed");
+      if (it == index.end())
+        throw std::logic_error("count_classes_by_memo: the group is not closed");
       e.product[a][b] = it->second;
     }
   }
@@ -142,16 +146,70 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
   // others; the states of each count are added to those before it.
   std::map<std::uint64_t, BigCount> fixed_by;  // Fix(K) by canonical mask
   bool first = true;
+  auto generators = [&](std::uint64_t key) {
+    std::vector<std::vector<ItemId>> gens;
+    for (std::size_t g = 1; g < m; ++g) {
+      if (key >> g & 1) gens.push_back(e.perm[g]);
+    }
+    return gens;
+  };
+  // With threads, the counts of several subgroups side by side, one thread each (they are
+  // independent), each table within an equal share of the budget; a count that outgrows its
+  // share is left to fix(), which makes it alone with the whole budget and every thread.
+  auto side_by_side = [&](const std::vector<std::uint64_t>& ks) {
+    std::vector<std::uint64_t> keys;
+    for (std::uint64_t k : ks) {
+      const std::uint64_t key = canonical(k);
+      if (!fixed_by.count(key) && std::find(keys.begin(), keys.end(), key) == keys.end())
+        keys.push_back(key);
+    }
+    const std::size_t crew = std::min<std::size_t>(limits.threads, keys.size());
+    if (crew < 2) return;
+    MemoLimits one = limits;
+    one.threads = 1;
+    one.on_progress = nullptr;
+    one.max_bytes = limits.max_bytes / crew;
+    std::vector<MemoCount> counts(keys.size());
+    std::vector<std::exception_ptr> errors(crew);
+    std::atomic<std::size_t> next{0}, finished{0};
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < crew; ++t) {
+      threads.emplace_back([&, t] {
+        try {
+          for (std::size_t i; (i = next.fetch_add(1)) < keys.size();) {
+            const std::vector<std::vector<ItemId>> gens = generators(keys[i]);
+            counts[i] = memo_count_fixed(pb, gens, one);
+          }
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+        finished.fetch_add(1);
+      });
+    }
+    // The calling thread reports (at 99%) while they count, so that the caller's progress goes
+    // on and a caller that stops from its progress callback is heard.
+    while (finished.load() < crew) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (limits.on_progress) limits.on_progress(MemoProgress{out.states, 0, out.bytes, 0.99});
+    }
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& x : errors) {
+      if (x) std::rethrow_exception(x);
+    }
+    out.threads = std::max(out.threads, static_cast<unsigned>(crew));
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      out.states += counts[i].states;
+      out.bytes = std::max(out.bytes, counts[i].bytes);
+      if (counts[i].complete) fixed_by.emplace(keys[i], counts[i].count);
+    }
+  };
   auto fix = [&](std::uint64_t k, BigCount& n) {
     const std::uint64_t key = canonical(k);
     if (const auto it = fixed_by.find(key); it != fixed_by.end()) {
       n = it->second;
       return true;
     }
-    std::vector<std::vector<ItemId>> gens;
-    for (std::size_t g = 1; g < m; ++g) {
-      if (key >> g & 1) gens.push_back(e.perm[g]);
-    }
+    const std::vector<std::vector<ItemId>> gens = generators(key);
     MemoLimits l = limits;
     if (limits.on_progress) {
       l.on_progress = [&, before = out.states](const MemoProgress& p) {
@@ -165,6 +223,7 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     first = false;
     out.states += c.states;
     out.bytes = std::max(out.bytes, c.bytes);
+    out.threads = std::max(out.threads, c.threads);
     if (!c.complete) {
       out.why = c.why;
       return false;
@@ -178,6 +237,14 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
   // Burnside: the classes are the average number of solutions fixed by an element.
   std::map<std::vector<ItemId>, std::size_t> index;
   for (std::size_t g = 0; g < m; ++g) index.emplace(e.perm[g], g);
+  {
+    std::vector<std::uint64_t> cyclic;
+    for (std::size_t g = 0; g < group.order(); ++g) {
+      const std::size_t d = index.at(group.perm[g]);
+      if (d != 0) cyclic.push_back(e.closure(std::uint64_t{1} << d | 1));
+    }
+    side_by_side(cyclic);
+  }
   BigCount sum;
   std::vector<std::size_t> fixers;
   for (std::size_t g = 0; g < group.order(); ++g) {
@@ -228,7 +295,15 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     // over the subgroups of the distinct permutations; they fall into classes of m solutions,
     // and the other classes are the symmetric ones.
     BigCount plus, minus;  // Σ μ(1, K) Fix(K), its positive and negative parts
-    for (const auto& [k, mu] : subgroups_with_mobius(e)) {
+    const std::vector<std::pair<std::uint64_t, long long>> subgroups = subgroups_with_mobius(e);
+    {
+      std::vector<std::uint64_t> ks;
+      for (const auto& [k, mu] : subgroups) {
+        if (mu != 0) ks.push_back(k);
+      }
+      side_by_side(ks);
+    }
+    for (const auto& [k, mu] : subgroups) {
       if (mu == 0) continue;
       BigCount f;
       if (!fix(k, f)) return fail(out.why);
@@ -240,8 +315,9 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     }
     BigCount free_solutions = plus;
     if (free_solutions.divide(m) != 0) {
-      throw std::logic_error("count_classes_by_memo: the solutions fixed by no symmetry are not "
-                             "a multiple of the group's size");
+      throw std::logic_error(
+          "count_classes_by_memo: the solutions fixed by no symmetry are not "
+          "a multiple of the group's size");
     }
     BigCount symmetric = unique;
     if (!symmetric.subtract(free_solutions) || !symmetric.fits_u64()) {

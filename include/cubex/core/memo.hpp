@@ -9,9 +9,10 @@
 // primary item of range 1..1, the first one not yet covered (a front end that knows the geometry
 // gives a sweep that keeps the frontier small: a box's cells along its longest axis); otherwise
 // an item with no or one live option, then the first uncovered item of the order, then the item
-// with the fewest options. Where many partial solutions leave the same state (a Happy Cube shell: plates on distant
-// faces do not interact), this counts billions of solutions in the time of a few million states.
-// Where they rarely do (most voxel puzzles) it only costs memory; the table has a byte budget.
+// with the fewest options. Where many partial solutions leave the same state (a Happy Cube shell:
+// plates on distant faces do not interact), this counts billions of solutions in the time of a few
+// million states. Where they rarely do (most voxel puzzles) it only costs memory; the table has a
+// byte budget.
 //
 // It also counts the solutions that an item permutation g (or every element of a group of them)
 // fixes (g must map options onto options): those are unions of whole orbits of options under g,
@@ -53,7 +54,8 @@ struct MemoProgress {
 struct MemoLimits {
   std::size_t max_bytes = std::size_t{1} << 30;  // the hash table's budget (1 GiB)
   const std::atomic<bool>* stop = nullptr;       // set from outside to stop
-  // Called on the counting thread every 4,096 sub-problems counted (when set).
+  // Called on the counting thread every 4,096 sub-problems counted (when set; with threads, see
+  // `threads`).
   std::function<void(const MemoProgress&)> on_progress;
   // Items of range 1..1 to branch on first, in this order (the first one not yet covered). When
   // it lists them all, that item alone is branched on; otherwise only when no item is down to
@@ -62,18 +64,32 @@ struct MemoLimits {
   // neighbour; a box's cells, sweeping along its longest axis) says so.
   std::span<const ItemId> order;
   // Stop once this many sub-problems are counted (0: no limit): a trial that tells whether the
-  // memo pays (states met again, `hits`, against states counted).
+  // memo pays (states met again, `hits`, against states counted), or a count bounded in time.
+  // A limit within `alone` is counted on the calling thread; a larger one counts the threads'
+  // sub-problems together (they add theirs 4,096 at a time).
   std::uint64_t max_states = 0;
+  // Threads that count (1: the calling thread alone). With more, the calling thread counts
+  // alone for `alone` sub-problems first (a count that ends within them is as on one thread,
+  // its states included); then the first levels of the tree are walked breadth first into
+  // distinct states, each with the number of ways to reach it, and the threads take those
+  // states in turn and count them with one table that they share (no lock: a slot is claimed
+  // with an atomic operation), seeded with the first table, within max_bytes together.
+  // on_progress is then called on the calling thread about every 50 ms, with the share of those
+  // states counted.
+  unsigned threads = 1;
+  std::uint64_t alone = std::uint64_t{1} << 18;  // 0: on the threads from the start
 };
 
 struct MemoCount {
-  bool complete = false;     // false: see `why`
-  std::string why;           // why it stopped: the byte budget, the stop flag
-  BigCount count;            // solutions (when complete)
-  std::uint64_t states = 0;  // sub-problems counted and remembered (the search nodes)
-  std::uint64_t hits = 0;    // sub-problems met again and answered from the table
-  std::size_t bytes = 0;     // the table's largest size
+  bool complete = false;        // false: see `why`
+  std::string why;              // why it stopped: the byte budget, the stop flag
+  BigCount count;               // solutions (when complete)
+  std::uint64_t states = 0;     // sub-problems counted and remembered (the search nodes)
+  std::uint64_t hits = 0;       // sub-problems met again and answered from the table
+  std::size_t bytes = 0;        // the table's largest size
   std::size_t value_words = 1;  // 64-bit words per count in the table
+  unsigned threads = 1;         // threads that counted (MemoLimits::threads, or fewer where the
+                                // tree's first levels have fewer states)
   double seconds = 0;
 };
 
