@@ -103,9 +103,11 @@ TEST(MemoThreads, DominoesEqualTheTransferMatrix) {
         const cubex::MemoCount m = count_on(p->problem(), t, order, alone);
         ASSERT_TRUE(m.complete) << m.why;
         EXPECT_EQ(m.count, want);
-        // The threads meet the table's states, the first count's included: few are counted
-        // twice (by two threads at once), none again.
-        EXPECT_LT(m.states, one.states + one.states / 20 + 100);
+        // The threads meet the table's states, the first count's included: some are counted
+        // twice (by two threads at once: about 1% on a quiet machine, more when the threads
+        // are slowed unevenly, as under ThreadSanitizer with 8 threads on 2 cores), none again
+        // (tables of their own would count most of them once per thread).
+        EXPECT_LT(m.states, one.states + one.states / 2 + 100);
         if (m.states > alone) {
           EXPECT_GE(m.threads, 2u) << alone;  // fewer than asked where the frontier has fewer
           EXPECT_LE(m.threads, t);

@@ -105,11 +105,11 @@ step "fuzzers"
 FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-8}" JOBS="$jobs" tools/fuzz.sh
 
 step "ThreadSanitizer build (clang) and the parallel tests"
-# (cubex_tests of the two files that hold the parallel tests only: the rest is not run here.)
+# (cubex_tests of the three files that hold the parallel tests only: the rest is not run here.)
 CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCUBEX_TSAN=ON -DCUBEX_MPI=OFF \
-  -DCUBEX_BENCH=OFF -DCUBEX_TEST_FILES="test_core_job;test_core_cli_search" "${shared[@]}" >/dev/null
+  -DCUBEX_BENCH=OFF -DCUBEX_TEST_FILES="test_core_job;test_core_cli_search;test_memo_threads" "${shared[@]}" >/dev/null
 cmake --build build-tsan -j "$jobs" --target cubex cubex_tests
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build-tsan --output-on-failure --no-tests=error -j "$jobs" \
-  -R '^(Job\.(Ordered|StopAndResume|Limit|Throwing|Foreign|Degenerate|Exchange|HeldJobs)|SearchCli\.(ThreadCounts|Shards|Tampered|LimitIs|ShardCheckpoints|SolutionsCome))'
+  -R '^(MemoThreads\.|Job\.(Ordered|StopAndResume|Limit|Throwing|Foreign|Degenerate|Exchange|HeldJobs)|SearchCli\.(ThreadCounts|Shards|Tampered|LimitIs|ShardCheckpoints|SolutionsCome))'
 step "all passed"
