@@ -330,9 +330,10 @@ Result Plan::run(const SolutionSink& sink) {
                          memo_applies(pb).empty());
   std::string search_why;  // the automatic choice's reason to search, when it chose it
   if (may_memo) {
+    // The symmetric solver the memo counts with: the plan's, else one of the trivial group, made
+    // only once the memo counts (the choice does not need it).
     std::optional<SymmetricSolver> trivial;
     const SymmetricSolver* s = sym;
-    if (!s) s = &trivial.emplace(pb, trivial_group(pb.num_items()));
     const std::vector<ItemId> order = memo_order_of(puzzle_, pb, o.stop);
     MemoLimits ml;
     ml.stop = o.stop;
@@ -375,7 +376,7 @@ Result Plan::run(const SolutionSink& sink) {
         by_memo = true;
         why = "";  // the kind's way of counting, as documented (docs/happycube.md)
       } else if (hint == Puzzle::MemoHint::kTrial && !(o.stop && o.stop->load())) {
-        const bool by_orbit = s->group_order() > 1;
+        const bool by_orbit = s && s->group_order() > 1;
         race = choose_by_trials(pb, by_orbit ? s->restricted() : pb, ml, o.stop);
         by_memo = race.memo && !(o.stop && o.stop->load());
         if (by_memo)
@@ -403,6 +404,7 @@ Result Plan::run(const SolutionSink& sink) {
       };
     }
     if (by_memo) {
+      if (!s) s = &trivial.emplace(pb, trivial_group(pb.num_items()));
       const MemoClasses mc = count_classes_by_memo(*s, ml, 10000);
       const bool stopped = !mc.complete && o.stop && o.stop->load();
       if (mc.complete || stopped) {
