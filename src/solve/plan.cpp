@@ -329,6 +329,7 @@ Result Plan::run(const SolutionSink& sink) {
                          puzzle_.memo_hint() != Puzzle::MemoHint::kNever &&
                          memo_applies(pb).empty());
   std::string search_why;  // the automatic choice's reason to search, when it chose it
+  bool race_lost = false;  // ... after the memo raced the search and gave up
   if (may_memo) {
     // The symmetric solver the memo counts with: the plan's, else one of the trivial group, made
     // only once the memo counts (the choice does not need it).
@@ -430,6 +431,7 @@ Result Plan::run(const SolutionSink& sink) {
       }
       if (race.max_seconds > 0 && !(o.stop && o.stop->load()) &&
           (race_stop.load() || (race.max_states > 0 && mc.states >= race.max_states))) {
+        race_lost = true;
         search_why = "the memo gave up after " + with_commas(mc.states) +
                      " sub-problems, foreseeing more time than the search's (" + race.why + ")";
       } else {
@@ -573,7 +575,7 @@ Result Plan::run(const SolutionSink& sink) {
   // and gave up (its time was spent).
   if (!search_why.empty()) {
     res.search["chosen"] = search_why;
-    if (search_why.starts_with("the memo gave up")) res.memo_why = search_why;
+    if (race_lost) res.memo_why = search_why;
   }
   res.total_seconds = jr.state.seconds;
   return res;
