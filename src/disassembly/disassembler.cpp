@@ -846,6 +846,35 @@ class Search {
   // has at most half of the pieces), then the unions with the groups found before.
   void expand(std::uint32_t x) {
     const int most = n_ / 2;
+    if constexpr (W > 0) {
+      // The group for one step of each piece, the six directions at once: byte d of reach[p]
+      // holds p and every piece that stops one of them at once in direction d, the transitive
+      // closure of zero8_ (Warshall's, a byte lane per direction).
+      std::uint64_t reach[8];
+      for (int i = 0; i < n_; ++i) reach[i] = zero8_[std::size_t(i)] | (kLanes << i);
+      for (int k = 0; k < n_; ++k) {
+        const std::uint64_t rk = reach[k];
+        for (int i = 0; i < n_; ++i) reach[i] |= rk & (((reach[i] >> k) & kLanes) * 0xFF);
+      }
+      // Pieces whose group is too big (more than `most`), bit p of byte d: so is any group that
+      // takes one of them, for any distance (a longer move is stopped by more pieces).
+      std::uint64_t big8 = 0;
+      const std::uint64_t limit = 0x7F7F7F7F7F7F7F7Full - std::uint64_t(most) * 0x0101010101010101ull;
+      for (int p = 0; p < n_; ++p) {
+        std::uint64_t c = reach[p];  // the bytes' sizes (at most 8: no carry between bytes)
+        c = c - ((c >> 1) & 0x5555555555555555ull);
+        c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+        c = (c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        big8 |= (((c + limit) & 0x8080808080808080ull) >> 7) << p;
+      }
+      for (int dir = 0; dir < 6; ++dir) {
+        found_.clear();
+        const Mask big = (big8 >> (8 * dir)) & 0xFF;
+        for (int p = 0; p < n_; ++p)
+          if (!((big >> p) & 1)) slide(x, dir, (reach[p] >> (8 * dir)) & 0xFF, most, big);
+      }
+      return;
+    }
     for (int dir = 0; dir < 6; ++dir) {
       found_.clear();
       const auto zero = zero_rows(dir);
@@ -860,30 +889,37 @@ class Search {
           big |= Mask(1) << p;
           continue;
         }
-        // g moves steps `first` up to its gap; one step more needs a wider group.
-        for (unsigned first = 1;;) {
-          const unsigned last = gap(dir, g);
-          // (A group that can slide away is not met here: removal() found none.)
-          if (last == kFree) break;
-          for (unsigned step = first; step <= last; ++step) {
-            if (known(g, step)) continue;
-            found_.push_back({g, step});
-            emit(x, g, dir, int(step));
-            // Unions with the groups found before in this direction for the same distance,
-            // newest first.
-            for (std::size_t k = found_.size() - 1; k-- > 0;) {
-              if (found_[k].second != step) continue;
-              const Mask u = g | found_[k].first;
-              if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
-              found_.push_back({u, step});
-              emit(x, u, dir, int(step));
-            }
-          }
-          g = widen(dir, g, last, most, big);
-          if (!g) break;
-          first = last + 1;
+        slide(x, dir, g, most, big);
+      }
+    }
+  }
+
+  // The moves of group g (the smallest with its piece p for one step) in direction dir: g moves
+  // steps `first` up to its gap, then the wider group that one step more needs, and so on.
+  // (Whether `big` holds the pieces before p or all those too big changes nothing: a group that
+  // takes one of them grows beyond `most` pieces anyway.)
+  void slide(std::uint32_t x, int dir, Mask g, int most, Mask big) {
+    for (unsigned first = 1;;) {
+      const unsigned last = gap(dir, g);
+      // (A group that can slide away is not met here: removal() found none.)
+      if (last == kFree) break;
+      for (unsigned step = first; step <= last; ++step) {
+        if (known(g, step)) continue;
+        found_.push_back({g, step});
+        emit(x, g, dir, int(step));
+        // Unions with the groups found before in this direction for the same distance,
+        // newest first.
+        for (std::size_t k = found_.size() - 1; k-- > 0;) {
+          if (found_[k].second != step) continue;
+          const Mask u = g | found_[k].first;
+          if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
+          found_.push_back({u, step});
+          emit(x, u, dir, int(step));
         }
       }
+      g = widen(dir, g, last, most, big);
+      if (!g) break;
+      first = last + 1;
     }
   }
 
