@@ -850,11 +850,15 @@ class Search {
       // The group for one step of each piece, the six directions at once: byte d of reach[p]
       // holds p and every piece that stops one of them at once in direction d, the transitive
       // closure of zero8_ (Warshall's, a byte lane per direction).
-      std::uint64_t reach[8];
+      // (Eight rows, those past the last piece empty, so that the loops unroll.)
+      std::uint64_t reach[8] = {};
       for (int i = 0; i < n_; ++i) reach[i] = zero8_[std::size_t(i)] | (kLanes << i);
-      for (int k = 0; k < n_; ++k) {
+      for (int k = 0; k < 8; ++k) {
         const std::uint64_t rk = reach[k];
-        for (int i = 0; i < n_; ++i) reach[i] |= rk & (((reach[i] >> k) & kLanes) * 0xFF);
+        for (int i = 0; i < 8; ++i) {
+          const std::uint64_t has = (reach[i] >> k) & kLanes;  // bit 0 of the lanes reaching k
+          reach[i] |= rk & ((has << 8) - has);
+        }
       }
       // Pieces whose group is too big (more than `most`), bit p of byte d: so is any group that
       // takes one of them, for any distance (a longer move is stopped by more pieces).
@@ -898,7 +902,7 @@ class Search {
   // steps `first` up to its gap, then the wider group that one step more needs, and so on.
   // (Whether `big` holds the pieces before p or all those too big changes nothing: a group that
   // takes one of them grows beyond `most` pieces anyway.)
-  void slide(std::uint32_t x, int dir, Mask g, int most, Mask big) {
+  [[gnu::always_inline]] inline void slide(std::uint32_t x, int dir, Mask g, int most, Mask big) {
     for (unsigned first = 1;;) {
       const unsigned last = gap(dir, g);
       // (A group that can slide away is not met here: removal() found none.)
