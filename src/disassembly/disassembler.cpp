@@ -451,6 +451,7 @@ class Search {
     fin_.assign(6 * nn, 0);
     zero8_.assign(nn, 0);
     fin8_.assign(nn, 0);
+    std::fill(reach_of_ + 8, reach_of_ + 16, ~std::uint64_t(0));  // (no rows of six bytes)
     if constexpr (W > 0) {
       vals_.assign(6 * 64, kFree);
     } else {
@@ -850,27 +851,36 @@ class Search {
       // The group for one step of each piece, the six directions at once: byte d of reach[p]
       // holds p and every piece that stops one of them at once in direction d, the transitive
       // closure of zero8_ (Warshall's, a byte lane per direction).
-      // (Eight rows, those past the last piece empty, so that the loops unroll.)
-      std::uint64_t reach[8] = {};
-      for (int i = 0; i < n_; ++i) reach[i] = zero8_[std::size_t(i)] | (kLanes << i);
-      for (int k = 0; k < 8; ++k) {
-        const std::uint64_t rk = reach[k];
-        for (int i = 0; i < 8; ++i) {
-          const std::uint64_t has = (reach[i] >> k) & kLanes;  // bit 0 of the lanes reaching k
-          reach[i] |= rk & ((has << 8) - has);
+      // (Positions expanded one after the other often stop their pieces alike: the closure of
+      // the last one is kept.)
+      bool same = true;
+      for (int i = 0; i < n_; ++i) same &= zero8_[std::size_t(i)] == reach_of_[8 + i];
+      if (!same) {
+        std::uint64_t* reach = reach_of_;
+        for (int i = 0; i < n_; ++i) reach[i] = (reach_of_[8 + i] = zero8_[std::size_t(i)]) | (kLanes << i);
+        for (int k = 0; k < n_; ++k) {
+          const std::uint64_t rk = reach[k];
+          for (int i = 0; i < n_; ++i) {
+            const std::uint64_t has = (reach[i] >> k) & kLanes;  // bit 0 of the lanes reaching k
+            reach[i] |= rk & ((has << 8) - has);
+          }
         }
+        // Pieces whose group is too big (more than `most`), bit p of byte d: so is any group
+        // that takes one of them, for any distance (a longer move is stopped by more pieces).
+        std::uint64_t big8 = 0;
+        const std::uint64_t limit =
+            0x7F7F7F7F7F7F7F7Full - std::uint64_t(most) * 0x0101010101010101ull;
+        for (int p = 0; p < n_; ++p) {
+          std::uint64_t c = reach[p];  // the bytes' sizes (at most 8: no carry between bytes)
+          c = c - ((c >> 1) & 0x5555555555555555ull);
+          c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+          c = (c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+          big8 |= (((c + limit) & 0x8080808080808080ull) >> 7) << p;
+        }
+        reach_of_[16] = big8;
       }
-      // Pieces whose group is too big (more than `most`), bit p of byte d: so is any group that
-      // takes one of them, for any distance (a longer move is stopped by more pieces).
-      std::uint64_t big8 = 0;
-      const std::uint64_t limit = 0x7F7F7F7F7F7F7F7Full - std::uint64_t(most) * 0x0101010101010101ull;
-      for (int p = 0; p < n_; ++p) {
-        std::uint64_t c = reach[p];  // the bytes' sizes (at most 8: no carry between bytes)
-        c = c - ((c >> 1) & 0x5555555555555555ull);
-        c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
-        c = (c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        big8 |= (((c + limit) & 0x8080808080808080ull) >> 7) << p;
-      }
+      const std::uint64_t* reach = reach_of_;
+      const std::uint64_t big8 = reach_of_[16];
       for (int dir = 0; dir < 6; ++dir) {
         found_.clear();
         const Mask big = (big8 >> (8 * dir)) & 0xFF;
@@ -979,6 +989,9 @@ class Search {
   std::vector<std::uint64_t> slots_;
   std::uint32_t count_ = 0;
   std::vector<std::pair<Mask, unsigned>> found_;
+  // expand() with at most 8 pieces: the closure of the zero rows [0, 8), the rows it was made
+  // from [8, 16) (all ones before the first), the pieces too big [16].
+  std::uint64_t reach_of_[17] = {0, 0, 0, 0, 0, 0, 0, 0, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, 0};
 };
 
 class Disassembler {
