@@ -90,6 +90,32 @@ OptionId Problem::add_option(std::span<const ItemId> items, std::span<const Colo
   return static_cast<OptionId>(num_options() - 1);
 }
 
+void Problem::keep_options(const std::vector<bool>& keep) {
+  if (keep.size() != num_options()) {
+    throw ProblemError("keep_options: " + std::to_string(keep.size()) + " flags for " +
+                       std::to_string(num_options()) + " options");
+  }
+  std::size_t kept = 0, out = 0;
+  bool coloured = false;
+  std::uint32_t begin = 0;  // (option o's start, read before kept ones overwrite it)
+  for (OptionId o = 0; o < keep.size(); ++o) {
+    const std::uint32_t end = option_start_[o + 1];
+    if (keep[o]) {
+      for (std::uint32_t q = begin; q < end; ++q, ++out) {
+        option_items_[out] = option_items_[q];
+        option_colours_[out] = option_colours_[q];
+        coloured |= option_colours_[q] != 0;
+      }
+      option_start_[++kept] = static_cast<std::uint32_t>(out);
+    }
+    begin = end;
+  }
+  option_start_.resize(kept + 1);
+  option_items_.resize(out);
+  option_colours_.resize(out);
+  has_colours_ = coloured;
+}
+
 std::optional<ItemId> Problem::find(std::string_view name) const {
   auto it = by_name_.find(std::string(name));
   if (it == by_name_.end()) return std::nullopt;

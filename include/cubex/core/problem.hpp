@@ -70,6 +70,10 @@ class Problem {
   // add_colour.
   OptionId add_option(std::span<const ItemId> items, std::span<const ColourId> colours);
 
+  // Keeps the options o with keep[o] (keep has an entry per option), in their order, and drops
+  // the others: option k is then the k-th kept one. The items stay as they are.
+  void keep_options(const std::vector<bool>& keep);
+
   // The id of the colour called `name` (non-empty), made on first use: 1, 2, ... in order.
   ColourId add_colour(std::string_view name);
   std::size_t num_colours() const { return colour_names_.size(); }
