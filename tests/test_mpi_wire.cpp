@@ -17,14 +17,14 @@ namespace wire = cubex::mpi::detail;
 
 // The words of a small message, pinned: a change here is a new protocol version (kVersion).
 TEST(MpiWire, WordsOfAMessageArePinned) {
-  EXPECT_EQ(wire::kMagic, 0xC0BE0002u);
+  EXPECT_EQ(wire::kMagic, 0xC0BE0003u);
   wire::Writer m;
   m.u(5);
   m.d(1.5);
   m.text("abcdefghi");
   const TreePath p{3, 1};
   m.path(p);
-  const wire::Words want{0xC0BE0002u, 5, 0x3FF8000000000000u, 9, 0x6867666564636261u, 0x69, 2,
+  const wire::Words want{0xC0BE0003u, 5, 0x3FF8000000000000u, 9, 0x6867666564636261u, 0x69, 2,
                          3,           1};
   EXPECT_EQ(m.w, want);
 }
@@ -35,6 +35,7 @@ TEST(MpiWire, WhatIsWrittenReadsBack) {
   c.unique = 1;
   c.total = 48;
   c.symmetric = 2;
+  c.split = 4;
   c.solutions = 3;
   c.nodes = std::numeric_limits<std::uint64_t>::max();
   c.updates = 7;
@@ -59,6 +60,7 @@ TEST(MpiWire, WhatIsWrittenReadsBack) {
   EXPECT_EQ(back.unique, 1u);
   EXPECT_EQ(back.total, 48u);
   EXPECT_EQ(back.symmetric, 2u);
+  EXPECT_EQ(back.split, 4u);
   EXPECT_EQ(back.solutions, 3u);
   EXPECT_EQ(back.nodes, std::numeric_limits<std::uint64_t>::max());
   EXPECT_EQ(back.updates, 7u);
@@ -127,7 +129,7 @@ TEST(MpiWire, AnotherProtocolOrVersionIsNamed) {
     return std::string("accepted");
   };
   EXPECT_EQ(why(wire::Words{wire::kMagicBase | 1}),
-            "rank 3 speaks version 1 of the cluster protocol, this rank version 2 (another cubex "
+            "rank 3 speaks version 1 of the cluster protocol, this rank version 3 (another cubex "
             "version?)");
   EXPECT_EQ(why(wire::Words{42}),
             "rank 3 speaks another cluster protocol (another cubex version?)");

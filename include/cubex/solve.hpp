@@ -97,11 +97,16 @@ struct Result {
   // With Options::disassemble: how many classes come apart, their levels.
   std::optional<disassembly::Counts> disassembly;
   // The classes up to rotations alone, where the puzzle records counts of its own (BurrTools,
-  // which counts so when it keeps mirror solutions) and the group has reflections: a second
-  // count that the client asks for (cubex solve does); the summary prints it beside them.
+  // which counts so when it keeps mirror solutions), the symmetry is automatic and its group
+  // has reflections, and the run finished (not a shard's, nor one that resumed a checkpoint
+  // without them); the summary and JSON print it beside them. Counted by the same run: a class
+  // up to the whole group is two classes up to its rotations when no reflection fixes its
+  // solutions, else one (by memo: Burnside's lemma over the rotations alone).
   struct RotationCounts {
     Count unique = 0;
-    std::optional<Count> apart_unique;  // with Options::disassemble
+    // With Options::disassemble, of the classes that come apart (absent when the run resumed a
+    // checkpoint: it takes apart only the classes it finds itself).
+    std::optional<Count> apart_unique;
   };
   std::optional<RotationCounts> rotations;
 };

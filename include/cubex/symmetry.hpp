@@ -71,10 +71,18 @@ struct CubeGroup {
 CubeGroup cube_symmetry_group(const Problem& problem, const ItemPlaces& places, SymmetryMode mode,
                               const Watch& watch = {});
 
+// The rotations of a group that has reflections, as a mark per element (CubeGroup::symmetry
+// below 24), for SymmetricSolver::set_subgroup: a subgroup of index 2. Empty when the group has
+// no reflection (its rotations are all of it).
+std::vector<bool> rotation_subgroup(const CubeGroup& group);
+
 struct SymmetryStats {
   std::uint64_t total = 0;      // all solutions (sum of orbit sizes)
   std::uint64_t unique = 0;     // orbits
   std::uint64_t symmetric = 0;  // orbits whose solutions an element that moves items fixes
+  // With a subgroup (SymmetricSolver::set_subgroup): orbits that are two orbits up to it, so
+  // that unique + split are the orbits up to the subgroup. 0 without one.
+  std::uint64_t split = 0;
   std::size_t group_order = 0;
   std::size_t kernel = 1;  // elements that move no item (a flat puzzle's mid-plane mirror)
   bool anchored = false;   // whether an anchor item cut the search
@@ -101,6 +109,23 @@ class SymmetricSolver final : public SolutionJudge {
   // Counts (and optionally visits) one canonical solution per orbit.
   SymmetryStats solve(OrbitVisitor* visit, const SolveLimits& limits = {});
   SymmetryStats count(const SolveLimits& limits = {}) { return solve(nullptr, limits); }
+
+  // A subgroup H of index 2 (in practice the rotations of a group with reflections:
+  // rotation_subgroup()), as a mark per element. A class up to the group is one class up to H
+  // when some element outside H fixes its solutions, else two (H and the other coset map a
+  // solution to disjoint halves of its class). judge() and solve() then say which
+  // (Verdict::split, SymmetryStats::split): one search counts the classes up to both groups.
+  // Empty marks: no subgroup (the default). The marks are part of what judge() answers but not
+  // of identity(): a caller that marks a subgroup marks the same one for the same group (the
+  // plan: the group's rotations). Throws ProblemError unless the marks have one entry per
+  // element, the identity's set and exactly half set. Call it before judging, not while.
+  void set_subgroup(std::vector<bool> in_subgroup);
+  const std::vector<bool>& subgroup() const { return in_subgroup_; }
+  bool has_subgroup() const { return !in_subgroup_.empty(); }
+  // Whether the class of `solution` (sorted options of the problem the solver was built on) is
+  // two classes up to the subgroup: no element outside it fixes the solution. False without a
+  // subgroup. Forms an image under each element outside the subgroup (at most 24).
+  bool splits(std::span<const OptionId> solution) const;
 
   // The image of option o under group element g.
   OptionId image(std::size_t g, OptionId o) const { return option_perm_[g][o]; }
@@ -148,6 +173,7 @@ class SymmetricSolver final : public SolutionJudge {
   std::vector<bool> is_anchor_option_;            // options of problem_
   std::vector<std::vector<std::uint32_t>> stab_;  // stabiliser of each anchor representative
   std::vector<std::uint32_t> whole_group_;
+  std::vector<bool> in_subgroup_;  // set_subgroup(): empty, or a mark per element
   std::string identity_;
 };
 
@@ -163,6 +189,9 @@ struct MemoClasses {
   std::uint64_t fixed = 0;   // solutions fixed by an element that moves items (up to 2^64 - 1)
   BigCount total, unique;    // exact (stats.total and stats.unique: the same when they fit
                              // 64 bits, else 2^64 - 1)
+  // With a subgroup (SymmetricSolver::set_subgroup): the classes up to it, by Burnside's lemma
+  // over its elements alone (the counts of the group's elements give it: no count more).
+  std::optional<BigCount> subgroup_unique;
 };
 
 // The counts of sym.solve() without its search: the total by memo_count() (core/memo.hpp), the
@@ -173,7 +202,8 @@ struct MemoClasses {
 // symmetry but the identity fixes are Σ μ(1, K) Fix(K) over the subgroups K of the group
 // (Möbius inversion on its lattice of subgroups; Fix(K) a memo_count_fixed() of the quotient by
 // K), and they make classes of the group's size. Incomplete when memo_applies() is not empty,
-// a table outgrows `limits.max_bytes` or the stop flag is set. With limits.threads > 1 the first
+// a table outgrows `limits.max_bytes` or the stop flag is set. With a subgroup marked on `sym`,
+// also the classes up to the subgroup (subgroup_unique). With limits.threads > 1 the first
 // count runs on the threads and the counts of subgroups side by side, one thread each.
 MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& limits = {},
                                   std::uint64_t max_fixed = 1'000'000);

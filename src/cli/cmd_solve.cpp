@@ -82,33 +82,6 @@ std::string resume_text(const std::string& path) {
   return out + done + ", " + found + " so far\n";
 }
 
-// Where the file records BurrTools' counts and the group has reflections, the classes up to
-// rotations alone too (a second count, without progress, checkpoint or limit): BurrTools
-// counts so when it keeps mirror solutions, and its file does not say whether it did.
-void add_rotation_counts(const Puzzle& puzzle, const Plan& plan, const Options& o, bool mpi,
-                         Result& r) {
-  const auto rec = puzzle.recorded_counts();
-  if (!rec || !rec->assemblies || !r.counts.complete || r.interrupted || r.method == "checks" ||
-      plan.symmetry() != Symmetry::automatic || o.shard_count > 1 || mpi) {
-    return;
-  }
-  bool reflections = false;
-  for (int m : plan.group().symmetry) reflections = reflections || m >= 24;
-  if (!reflections) return;
-  Options ro;
-  ro.threads = o.threads;
-  ro.symmetry = Symmetry::rotations;
-  ro.backend = o.backend;
-  ro.count_by = o.count_by;
-  ro.disassemble = o.disassemble;
-  ro.stop = o.stop;
-  g_activity = "counting up to rotations alone (to compare with BurrTools' counts)";
-  const Result rr = solve(puzzle, ro);
-  if (rr.interrupted || !rr.counts.complete) return;
-  r.rotations = Result::RotationCounts{rr.counts.unique, std::nullopt};
-  if (rr.disassembly) r.rotations->apart_unique = rr.disassembly->apart_unique;
-}
-
 }  // namespace
 
 int cmd_solve(const std::vector<std::string>& args) {
@@ -287,7 +260,6 @@ int cmd_solve(const std::vector<std::string>& args) {
   phases.stop();
   line.finish();
   if (!root) return kExitOk;  // rank 0 has the counts of all
-  add_rotation_counts(*puzzle, *plan, o, mpi.on, r);
 
   text << summary_text(*plan, r);
   if (!streams.empty()) {

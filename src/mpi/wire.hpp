@@ -17,8 +17,8 @@ namespace cubex::mpi::detail {
 
 using Words = std::vector<std::uint64_t>;
 // The first word of every message: cubex's cluster protocol and its version (2: kReported holds
-// the works received and the spans held).
-inline constexpr std::uint64_t kMagicBase = 0xC0BE'0000, kVersion = 2;
+// the works received and the spans held; 3: counts hold `split`).
+inline constexpr std::uint64_t kMagicBase = 0xC0BE'0000, kVersion = 3;
 inline constexpr std::uint64_t kMagic = kMagicBase | kVersion;
 
 enum Tag : int {
@@ -56,7 +56,9 @@ struct Writer {
     }
   }
   void counts(const JobCounts& c, double weight) {
-    for (std::uint64_t v : {c.unique, c.total, c.symmetric, c.solutions, c.nodes, c.updates}) u(v);
+    for (std::uint64_t v :
+         {c.unique, c.total, c.symmetric, c.split, c.solutions, c.nodes, c.updates})
+      u(v);
     d(weight);
   }
   void path(const TreePath& p) {
@@ -106,6 +108,7 @@ struct Reader {
     c.unique = u();
     c.total = u();
     c.symmetric = u();
+    c.split = u();
     c.solutions = u();
     c.nodes = u();
     c.updates = u();

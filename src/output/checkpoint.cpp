@@ -118,6 +118,7 @@ nlohmann::json checkpoint_json(const JobState& st, const CheckpointRun& run) {
         {"weight_done", st.weight_done},
         {"seconds", st.seconds}}},
       {"pending", std::move(pending)}};
+  if (run.split) j["counts"]["split"] = st.counts.split;  // (likewise, and only where counted)
   if (st.nodes_left >= 0) {  // (added after version 2 first shipped: optional when read)
     j["progress"]["nodes_left"] = st.nodes_left;
     j["progress"]["samples"] = st.estimate_samples;
@@ -176,6 +177,8 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
   st.counts.total = rd.count(c, "counts", "total");
   st.counts.unique = rd.count(c, "counts", "unique");
   st.counts.symmetric = rd.count(c, "counts", "symmetric");
+  const bool has_split = c.contains("split");  // (not in older files, nor where not counted)
+  if (has_split) st.counts.split = rd.count(c, "counts", "split");
   st.counts.solutions = rd.count(c, "counts", "solutions");
   st.counts.nodes = rd.count(c, "counts", "nodes");
   st.counts.updates = rd.count(c, "counts", "updates");
@@ -213,8 +216,9 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
   constexpr std::uint64_t kMostCount = std::uint64_t(1) << 63;
   const std::pair<const char*, std::uint64_t> all[] = {
       {"total", st.counts.total},         {"unique", st.counts.unique},
-      {"symmetric", st.counts.symmetric}, {"solutions", st.counts.solutions},
-      {"nodes", st.counts.nodes},         {"updates", st.counts.updates}};
+      {"symmetric", st.counts.symmetric}, {"split", st.counts.split},
+      {"solutions", st.counts.solutions}, {"nodes", st.counts.nodes},
+      {"updates", st.counts.updates}};
   for (const auto& [key, v] : all) {
     if (v >= kMostCount) {
       rd.fail(std::string("counts.") + key,
@@ -234,6 +238,10 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
                 std::to_string(n.symmetric) + ", unique " + std::to_string(n.unique) +
                 ", solutions " + std::to_string(n.solutions) + ", total " +
                 std::to_string(n.total));
+  }
+  if (n.split > n.unique) {
+    rd.fail("counts.split", "expected at most unique (" + std::to_string(n.unique) + "), found " +
+                                std::to_string(n.split));
   }
   // What is done and what is pending make up this shard's share of the tree (their weights are
   // estimates, settled with the search; a span dropped from `pending` leaves a gap).
@@ -259,6 +267,7 @@ JobState checkpoint_from_json(const nlohmann::json& j, const std::string& path,
     run->symmetry = rd.text(r, "run", "symmetry");
     run->backend = rd.text(r, "run", "backend");
     run->group_order = rd.count(r, "run", "group_order");
+    run->split = has_split;
   }
   return st;
 }

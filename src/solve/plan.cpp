@@ -193,6 +193,17 @@ TrialChoice choose_by_trials(const Problem& pb, const Problem& search_pb, const 
   return c;
 }
 
+// Whether Result::rotations is asked for: the puzzle records counts of its own (BurrTools counts
+// assemblies up to rotations alone when it keeps mirror solutions, and its file does not say
+// whether it did), the group is found automatically and has reflections, and the run is not a
+// shard (whose counts are a part). The run must also finish (checked where it ends).
+bool wants_rotations(const Puzzle& puzzle, Symmetry symmetry, const SymmetricSolver* sym,
+                     std::uint32_t shard_count) {
+  const auto rec = puzzle.recorded_counts();
+  return rec && rec->assemblies && symmetry == Symmetry::automatic && sym && sym->has_subgroup() &&
+         shard_count <= 1;
+}
+
 }  // namespace
 
 struct Plan::Impl {
@@ -234,8 +245,12 @@ Plan::Plan(const Puzzle& puzzle, Options options)
   const Watch watch{o.stop, o.phases};
   try {
     group_ = puzzle_.symmetry_group(to_mode(symmetry_), watch);
-    if (impl_->infeasible.empty() && group_.group.order() > 1)
+    if (impl_->infeasible.empty() && group_.group.order() > 1) {
       impl_->sym.emplace(puzzle_.problem(), group_.group, group_.option_perm, watch);
+      // With reflections, the search also counts the classes up to the rotations alone
+      // (Result::rotations): a flag per class, from the stabiliser the judge forms anyway.
+      impl_->sym->set_subgroup(rotation_subgroup(group_));
+    }
   } catch (const Interrupted& e) {
     impl_->stopped_in = e.phase();
     impl_->sym.reset();
@@ -427,6 +442,8 @@ Result Plan::run(const SolutionSink& sink) {
         res.search["states"] = mc.states;
         res.search["table_bytes"] = mc.bytes;
         res.search["chosen"] = why.empty() ? "the puzzle's kind (Happy Cube structures count by memo)" : why;
+        if (mc.complete && mc.subgroup_unique && wants_rotations(puzzle_, symmetry_, s, 1))
+          res.rotations = Result::RotationCounts{*mc.subgroup_unique, std::nullopt};
         return res;
       }
       if (race.max_seconds > 0 && !(o.stop && o.stop->load()) &&
@@ -485,8 +502,11 @@ Result Plan::run(const SolutionSink& sink) {
     opt.progress_seconds = o.progress_seconds;
   }
   const std::string checkpoint = !o.checkpoint.empty() ? o.checkpoint : o.resume;
-  const CheckpointRun run{puzzle_.file(), symmetry_name(symmetry_),
-                          backend_name(job.backend()), sym ? sym->group_order() : 1};
+  // The classes up to the rotations alone are counted with the others (JobCounts::split) where
+  // the group has reflections, and known unless this run resumed a checkpoint without them.
+  const bool split_known = sym && sym->has_subgroup() && (!saved || impl_->saved_run.split);
+  const CheckpointRun run{puzzle_.file(), symmetry_name(symmetry_), backend_name(job.backend()),
+                          sym ? sym->group_order() : 1, split_known};
   if (!checkpoint.empty()) {
     opt.checkpoint_seconds = o.checkpoint_every;
     opt.on_checkpoint = [&](const JobState& st) {
@@ -522,20 +542,29 @@ Result Plan::run(const SolutionSink& sink) {
   };
   // With --disassemble every class is taken apart (disassembly/classes.hpp, on the threads),
   // and only those that come apart (with --keep-locked all) go on to the sink, with the result.
+  // Every class taken apart is delivered here, also after the sink or the limit said stop (the
+  // search then stops at its next class): the classes that come apart are counted up to the
+  // rotations alone too, two for a class that splits up to them (SymmetricSolver::splits).
   std::optional<disassembly::Classes> apart;
+  const bool split_apart = split_known && wants_rotations(puzzle_, symmetry_, sym, opt.shard_count);
+  std::uint64_t apart_rotations = 0;
+  bool delivering = true;  // false once the sink or the limit said stop
   const disassembly::Classes::Deliver deliver = [&](std::span<const OptionId> s, std::uint64_t orbit,
                                                     const disassembly::Result& r) {
-    if (!sink) return true;
+    if (split_apart && r.status == disassembly::Status::kApart)
+      apart_rotations += sym->splits(s) ? 2 : 1;
+    if (!sink || !delivering) return true;
     Solution out;
     out.class_index = ++classes;
     out.orbit = orbit;
     out.options = s;
     out.index = ++res.listed;
     out.disassembly = &r;
-    return sink(out) && (o.limit == 0 || res.listed < o.limit);
+    delivering = sink(out) && (o.limit == 0 || res.listed < o.limit);
+    return true;
   };
   auto take_apart = [&](std::span<const OptionId> s, std::uint64_t orbit) {
-    return apart->add(s, orbit, deliver);
+    return delivering && apart->add(s, orbit, deliver) && delivering;
   };
   if (o.disassemble) {
     if (o.expand) throw UsageError("--disassemble lists one solution per class: leave out --expand");
@@ -554,7 +583,8 @@ Result Plan::run(const SolutionSink& sink) {
     throw UsageError(e.what());
   }
   if (apart) {
-    if (!apart->finish(deliver) && jr.complete && o.limit) res.limited = true;
+    apart->finish(deliver);
+    if (!delivering && jr.complete && o.limit) res.limited = true;
     res.disassembly = apart->counts();
   }
   res.counts.total = jr.counts.total;
@@ -578,6 +608,12 @@ Result Plan::run(const SolutionSink& sink) {
     if (race_lost) res.memo_why = search_why;
   }
   res.total_seconds = jr.state.seconds;
+  if (split_known && jr.complete && !jr.stopped &&
+      wants_rotations(puzzle_, symmetry_, sym, opt.shard_count)) {
+    res.rotations = Result::RotationCounts{Count(jr.counts.unique + jr.counts.split), std::nullopt};
+    // (A resumed run takes apart only the classes it finds itself.)
+    if (apart && !saved) res.rotations->apart_unique = Count(apart_rotations);
+  }
   return res;
 }
 

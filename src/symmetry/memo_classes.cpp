@@ -245,17 +245,21 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
     }
     side_by_side(cyclic);
   }
-  BigCount sum;
+  // The subgroup's classes too, when one is marked: the average over its elements alone.
+  const std::vector<bool>& sub = sym.subgroup();
+  BigCount sum, sub_sum;
   std::vector<std::size_t> fixers;
   for (std::size_t g = 0; g < group.order(); ++g) {
     const std::size_t d = index.at(group.perm[g]);
     if (d == 0) {
       sum += total;
+      if (!sub.empty() && sub[g]) sub_sum += total;
       continue;
     }
     BigCount f;
     if (!fix(e.closure(std::uint64_t{1} << d | 1), f)) return fail(out.why);
     sum += f;
+    if (!sub.empty() && sub[g]) sub_sum += f;
     out.fixed = f.saturated() > ~std::uint64_t(0) - out.fixed ? ~std::uint64_t(0)
                                                               : out.fixed + f.saturated();
     if (!f.is_zero()) fixers.push_back(g);
@@ -264,6 +268,14 @@ MemoClasses count_classes_by_memo(const SymmetricSolver& sym, const MemoLimits& 
   if (unique.divide(group.order()) != 0) {
     throw std::logic_error("count_classes_by_memo: Burnside's sum " + sum.to_string() +
                            " is not a multiple of the group's order");
+  }
+  if (!sub.empty()) {
+    BigCount sub_unique = sub_sum;
+    if (sub_unique.divide(group.order() / 2) != 0) {
+      throw std::logic_error("count_classes_by_memo: Burnside's sum over the subgroup " +
+                             sub_sum.to_string() + " is not a multiple of its order");
+    }
+    out.subgroup_unique = sub_unique;
   }
   if (out.fixed <= max_fixed) {
     // The symmetric classes: list the solutions some element that moves items fixes.

@@ -180,6 +180,45 @@ void SymmetricSolver::restrict(const Watch& watch) {
     if (keep[o]) original_.push_back(o);
 }
 
+std::vector<bool> rotation_subgroup(const CubeGroup& group) {
+  std::vector<bool> marks;
+  bool reflections = false;
+  for (int m : group.symmetry) {
+    marks.push_back(m < 24);
+    reflections = reflections || m >= 24;
+  }
+  if (!reflections) marks.clear();
+  return marks;
+}
+
+void SymmetricSolver::set_subgroup(std::vector<bool> in_subgroup) {
+  if (!in_subgroup.empty()) {
+    const std::size_t in =
+        static_cast<std::size_t>(std::count(in_subgroup.begin(), in_subgroup.end(), true));
+    if (in_subgroup.size() != group_.order() || !in_subgroup[0] || 2 * in != group_.order()) {
+      throw ProblemError("a subgroup of index 2: expected a mark per element (" +
+                         std::to_string(group_.order()) + "), the identity's and half of them set, "
+                         "found " + std::to_string(in) + " of " +
+                         std::to_string(in_subgroup.size()) + " set");
+    }
+  }
+  in_subgroup_ = std::move(in_subgroup);
+}
+
+bool SymmetricSolver::splits(std::span<const OptionId> solution) const {
+  if (in_subgroup_.empty()) return false;
+  std::vector<OptionId> img;
+  img.reserve(solution.size());
+  for (std::size_t g = 0; g < group_.order(); ++g) {
+    if (in_subgroup_[g]) continue;
+    img.clear();
+    for (OptionId o : solution) img.push_back(option_perm_[g][o]);
+    std::sort(img.begin(), img.end());
+    if (std::equal(img.begin(), img.end(), solution.begin(), solution.end())) return false;
+  }
+  return true;
+}
+
 SymmetricSolver::Verdict SymmetricSolver::judge(std::span<const OptionId> solution,
                                                 std::vector<OptionId>& sol) const {
   return judge_by(solution, sol, solution.size() >= kMarkedJudge);
@@ -196,7 +235,10 @@ SymmetricSolver::Verdict SymmetricSolver::judge_by(std::span<const OptionId> sol
       if (is_anchor_option_[o]) elems = &stab_[o];
   }
   if (marks) return judge_marked(*elems, sol);
+  // The elements that fix the solution (its stabiliser) all fix its anchor option, so `elems`
+  // holds them all; whether one lies outside the subgroup decides `split`.
   std::uint64_t fixers = 0;
+  bool fixed_outside = false;
   std::vector<OptionId> img;
   img.reserve(sol.size());
   for (std::uint32_t g : *elems) {
@@ -204,9 +246,12 @@ SymmetricSolver::Verdict SymmetricSolver::judge_by(std::span<const OptionId> sol
     for (OptionId o : sol) img.push_back(option_perm_[g][o]);
     std::sort(img.begin(), img.end());
     if (img < sol) return {};  // not canonical: its class is met elsewhere
-    fixers += img == sol;
+    if (img == sol) {
+      ++fixers;
+      fixed_outside = fixed_outside || (!in_subgroup_.empty() && !in_subgroup_[g]);
+    }
   }
-  return {group_.order() / fixers, fixers > kernel_};
+  return {group_.order() / fixers, fixers > kernel_, !in_subgroup_.empty() && !fixed_outside};
 }
 
 SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& limits) {
@@ -221,6 +266,7 @@ SymmetryStats SymmetricSolver::solve(OrbitVisitor* visit, const SolveLimits& lim
     ++out.unique;
     out.total += v.orbit;
     out.symmetric += v.symmetric;
+    out.split += v.split;
     if (visit && !(*visit)(sol, v.orbit)) return false;
     return !(limits.max_solutions && out.unique >= limits.max_solutions);
   };
@@ -244,6 +290,7 @@ SymmetricSolver::Verdict SymmetricSolver::judge_marked(std::span<const std::uint
   for (OptionId o : sol) in_sol[o / 64] |= std::uint64_t{1} << (o % 64);
   constexpr OptionId kNone = ~OptionId{0};
   std::uint64_t fixers = 0;
+  bool fixed_outside = false;
   for (std::uint32_t g : elems) {
     const std::vector<OptionId>& to = option_perm_[g];
     OptionId image_only = kNone, sol_only = kNone;
@@ -261,11 +308,12 @@ SymmetricSolver::Verdict SymmetricSolver::judge_marked(std::span<const std::uint
     for (OptionId o : sol) in_img[to[o] / 64] = 0;
     if (image_only == kNone) {
       ++fixers;  // the same set
+      fixed_outside = fixed_outside || (!in_subgroup_.empty() && !in_subgroup_[g]);
     } else if (image_only < sol_only) {
       return {};  // not canonical: its class is met elsewhere
     }
   }
-  return {group_.order() / fixers, fixers > kernel_};
+  return {group_.order() / fixers, fixers > kernel_, !in_subgroup_.empty() && !fixed_outside};
 }
 
 std::vector<std::pair<std::size_t, std::vector<OptionId>>> orbit_of(

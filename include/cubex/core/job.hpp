@@ -67,6 +67,9 @@ class SolutionJudge {
   struct Verdict {
     std::uint64_t orbit = 0;  // solutions the class holds; 0: not the class's representative
     bool symmetric = false;   // fixed by an element that moves items
+    // The class is two classes up to a subgroup of index 2 that the judge marks (the rotations
+    // of a group with reflections: SymmetricSolver::set_subgroup); always false without one.
+    bool split = false;
   };
   virtual ~SolutionJudge() = default;
   // `out` receives the solution as callers see it (for symmetry: options of the full problem).
@@ -95,6 +98,7 @@ struct JobCounts {
   std::uint64_t unique = 0;     // classes (solutions, without a judge)
   std::uint64_t total = 0;      // solutions the classes stand for
   std::uint64_t symmetric = 0;  // classes a symmetry fixes
+  std::uint64_t split = 0;      // classes that are two up to the judge's subgroup (Verdict)
   std::uint64_t solutions = 0;  // solutions the search met (of the searched problem)
   std::uint64_t nodes = 0;      // search-tree nodes entered
   std::uint64_t updates = 0;    // backend work (see SolveStats)

@@ -5,7 +5,9 @@
 //    "run": {"symmetry": "auto", "backend": "bitset", "group_order": 48},  (resume reuses it)
 //    "tree": {"fingerprint", "items", "options", "order", "rule", "judge", "cut", "shard": "K/N"},
 //    "complete": false,
-//    "counts": {"total", "unique", "symmetric", "solutions", "nodes", "updates"},
+//    "counts": {"total", "unique", "symmetric", "split", "solutions", "nodes", "updates"},
+//      (split: the classes that are two up to the rotations alone, JobCounts::split, where the
+//      run counts them; older files and runs that resumed one lack it)
 //    "progress": {"weight_total", "weight_done", "seconds", "nodes_left", "samples"},
 //      (nodes_left and samples: the estimate of the nodes left, when known; older files lack them)
 //    "pending": [{"begin": [path], "end": [path] or null, "weight": w}, ...],
@@ -27,6 +29,10 @@ struct CheckpointRun {
   std::string symmetry;           // none | rotations | auto
   std::string backend;            // links | bitset (informational: the tree is the identity's)
   std::uint64_t group_order = 1;  // of the symmetry group (1: none)
+  // Whether counts.split is counted, so written (and, read, whether the file has it): where the
+  // judge marks a subgroup (SymmetricSolver::set_subgroup) and every run since the first counted
+  // it. Read without it, JobState's counts.split is 0.
+  bool split = false;
 };
 
 nlohmann::json tree_identity_json(const TreeIdentity& id);

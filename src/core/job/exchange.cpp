@@ -15,6 +15,7 @@ JobCounts minus(const JobCounts& a, const JobCounts& b) {
   c.unique = a.unique - b.unique;
   c.total = a.total - b.total;
   c.symmetric = a.symmetric - b.symmetric;
+  c.split = a.split - b.split;
   c.solutions = a.solutions - b.solutions;
   c.nodes = a.nodes - b.nodes;
   c.updates = a.updates - b.updates;

@@ -13,6 +13,7 @@ JobCounts& JobCounts::operator+=(const JobCounts& o) {
   unique += o.unique;
   total += o.total;
   symmetric += o.symmetric;
+  split += o.split;
   solutions += o.solutions;
   nodes += o.nodes;
   updates += o.updates;

@@ -56,6 +56,7 @@ bool JobRunner::emit(std::span<const OptionId> s, const SolutionJudge::Verdict& 
   ++emitted_.unique;
   emitted_.total += v.orbit;
   emitted_.symmetric += v.symmetric;
+  emitted_.split += v.split;
   bool go = (*visit_)(s, v.orbit);
   if (opt_.max_classes && emitted_.unique >= opt_.max_classes) go = false;
   if (!go) halt(true);
@@ -106,6 +107,7 @@ bool JobRunner::on_solution(Worker& w, std::span<const OptionId> s, std::vector<
     ++local.unique;
     local.total += v.orbit;
     local.symmetric += v.symmetric;
+    local.split += v.split;
     bool go = true;
     if (visit_) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -125,6 +127,7 @@ bool JobRunner::on_solution(Worker& w, std::span<const OptionId> s, std::vector<
   ++me.counts.unique;
   me.counts.total += v.orbit;
   me.counts.symmetric += v.symmetric;
+  me.counts.split += v.split;
   if (me.front) return emit(out, v);
   me.buffer.insert(me.buffer.end(), out.begin(), out.end());
   me.sizes.push_back(static_cast<std::uint32_t>(out.size()));
@@ -427,6 +430,7 @@ JobResult JobRunner::run() {
       c.unique = emitted_.unique;
       c.total = emitted_.total;
       c.symmetric = emitted_.symmetric;
+      c.split = emitted_.split;
       res.counts += c;
     } else {
       res.counts += searched_;
