@@ -236,19 +236,19 @@ class Tables {
                               (std::uint64_t(d.y & 0x3FF) << 10) | std::uint64_t(d.z & 0x3FF);
     std::size_t k = slot(key);
     const std::size_t mask = keys_.size() - 1;
-    while (keys_[k] != kEmpty) {
-      if (keys_[k] == key) return values_[k];
+    while (keys_[k].key != kEmpty) {
+      if (keys_[k].key == key) return values_[keys_[k].value];
       k = (k + 1) & mask;
     }
     if ((used_ + 1) * 2 > keys_.size()) {
       grow();
       k = slot(key);
-      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
+      while (keys_[k].key != kEmpty) k = (k + 1) & (keys_.size() - 1);
     }
-    keys_[k] = key;
-    values_[k] = compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
+    keys_[k] = {key, std::uint32_t(values_.size())};
+    values_.push_back(compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d));
     ++used_;
-    return values_[k];
+    return values_.back();
   }
 
  private:
@@ -296,16 +296,13 @@ class Tables {
     return std::size_t(h * 0xBF58476D1CE4E5B9ull >> 40) & (keys_.size() - 1);
   }
   void grow() {
-    std::vector<std::uint64_t> keys = std::move(keys_);
-    std::vector<Both> values = std::move(values_);
-    keys_.assign(std::max<std::size_t>(256, keys.size() * 2), kEmpty);
-    values_.assign(keys_.size(), Both{});
-    for (std::size_t q = 0; q < keys.size(); ++q) {
-      if (keys[q] == kEmpty) continue;
-      std::size_t k = slot(keys[q]);
-      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
-      keys_[k] = keys[q];
-      values_[k] = values[q];
+    std::vector<Key> keys = std::move(keys_);
+    keys_.assign(std::max<std::size_t>(256, keys.size() * 2), Key{});
+    for (const Key& key : keys) {
+      if (key.key == kEmpty) continue;
+      std::size_t k = slot(key.key);
+      while (keys_[k].key != kEmpty) k = (k + 1) & (keys_.size() - 1);
+      keys_[k] = key;
     }
   }
 
@@ -321,8 +318,12 @@ class Tables {
   std::vector<Rows> rows_;  // per shape
   std::vector<int> shape_;  // per piece of the bound input
   std::vector<Vec3> origin_;
-  std::vector<std::uint64_t> keys_;
-  std::vector<Both> values_;
+  struct Key {  // a slot of the table: a pair's key and where its values are (kEmpty: free)
+    std::uint64_t key = kEmpty;
+    std::uint32_t value = 0;
+  };
+  std::vector<Key> keys_;
+  std::vector<Both> values_;  // in the order computed
   std::size_t used_ = 0;
 };
 
