@@ -885,8 +885,15 @@ class Search {
       for (int dir = 0; dir < 6; ++dir) {
         found_.clear();
         const Mask big = (big8 >> (8 * dir)) & 0xFF;
-        for (int p = 0; p < n_; ++p)
-          if (!((big >> p) & 1)) slide(x, dir, (reach[p] >> (8 * dir)) & 0xFF, most, big);
+        // (Pieces with the same group make the same moves: the group slides once.)
+        std::uint64_t slid[4] = {};
+        for (Mask m = all_ & ~big; m; m &= m - 1) {
+          const int p = std::countr_zero(m);
+          const Mask g = (reach[p] >> (8 * dir)) & 0xFF;
+          if ((slid[g >> 6] >> (g & 63)) & 1) continue;
+          slid[g >> 6] |= std::uint64_t(1) << (g & 63);
+          slide(x, dir, g, most, big);
+        }
       }
       return;
     }
