@@ -459,6 +459,7 @@ class Search {
       free_.assign(nn * nn, Tables::Free{});
     }
     free_at_.assign(pairs_.size(), 0);
+    recent_.assign(pairs_.size(), Recent{});
     pos_.clear();
     parent_.clear();
     how_.clear();
@@ -603,9 +604,18 @@ class Search {
         const std::uint32_t key = packed[i] + kMid - packed[j] + (1u << 30);
         if (free_at_[q] != key) {
           free_at_[q] = key;
-          const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
-                       int((key >> 20) & 0x3FF) - 512};
-          const Tables::Both b = tables_->get(pairs_[q], e);
+          // (A pair takes few offsets in a search: the last four are kept beside the table.)
+          Recent& r = recent_[q];
+          int t = 0;
+          while (t < 4 && r.key[t] != key) ++t;
+          if (t == 4) {
+            t = int(r.next++ & 3);
+            const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
+                         int((key >> 20) & 0x3FF) - 512};
+            r.key[t] = key;
+            r.both[t] = tables_->get(pairs_[q], e);
+          }
+          const Tables::Both& b = r.both[t];
           if constexpr (W > 0) {  // (at most 8 pieces: the rows' bits of the pair, in place)
             std::uint16_t* vi = &vals_[std::size_t(8 * i + j)];
             std::uint16_t* vj = &vals_[std::size_t(8 * j + i)];
@@ -991,6 +1001,12 @@ class Search {
   // With at most 8 pieces (W > 0), instead: value[d] of i against j at [64 d + 8 i + j].
   std::vector<std::uint16_t> vals_;
   std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
+  struct Recent {  // per pair: the last four offsets met (as free_at_; 0: none) and their values
+    std::uint32_t key[4] = {};
+    std::uint32_t next = 0;
+    Tables::Both both[4];
+  };
+  std::vector<Recent> recent_;
   std::vector<std::uint64_t> pos_;
   std::vector<std::uint32_t> parent_;
   std::vector<Step> how_;
