@@ -459,7 +459,8 @@ class Search {
       free_.assign(nn * nn, Tables::Free{});
     }
     free_at_.assign(pairs_.size(), 0);
-    recent_.assign(pairs_.size(), Recent{});
+    if (recent_.size() < pairs_.size()) recent_.resize(pairs_.size());
+    for (std::size_t q = 0; q < pairs_.size(); ++q) std::fill_n(recent_[q].key, Recent::kSize, 0u);
     pos_.clear();
     parent_.clear();
     how_.clear();
@@ -604,12 +605,11 @@ class Search {
         const std::uint32_t key = packed[i] + kMid - packed[j] + (1u << 30);
         if (free_at_[q] != key) {
           free_at_[q] = key;
-          // (A pair takes few offsets in a search: the last four are kept beside the table.)
+          // (A pair takes few offsets in a search: the last 16 are kept beside the table.)
           Recent& r = recent_[q];
-          int t = 0;
-          while (t < 4 && r.key[t] != key) ++t;
-          if (t == 4) {
-            t = int(r.next++ & 3);
+          int t = r.find(key);
+          if (t == Recent::kSize) {
+            t = int(r.next++ % Recent::kSize);
             const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
                          int((key >> 20) & 0x3FF) - 512};
             r.key[t] = key;
@@ -1001,10 +1001,27 @@ class Search {
   // With at most 8 pieces (W > 0), instead: value[d] of i against j at [64 d + 8 i + j].
   std::vector<std::uint16_t> vals_;
   std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
-  struct Recent {  // per pair: the last four offsets met (as free_at_; 0: none) and their values
-    std::uint32_t key[4] = {};
+  struct Recent {  // per pair: the last offsets met (as free_at_; 0: none) and their values
+    static constexpr int kSize = 16;
+    alignas(16) std::uint32_t key[kSize] = {};
     std::uint32_t next = 0;
-    Tables::Both both[4];
+    Tables::Both both[kSize];
+    // The entry of `k` (distinct keys), or kSize.
+    int find(std::uint32_t k) const {
+#if defined(__SSE2__)
+      const __m128i kk = _mm_set1_epi32(std::int32_t(k));
+      unsigned hit = 0;
+      for (int c = 0; c < kSize / 4; ++c) {
+        const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(&key[4 * c]));
+        hit |= unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, kk)))) << (4 * c);
+      }
+      return hit ? std::countr_zero(hit) : kSize;
+#else
+      int t = 0;
+      while (t < kSize && key[t] != k) ++t;
+      return t;
+#endif
+    }
   };
   std::vector<Recent> recent_;
   std::vector<std::uint64_t> pos_;
