@@ -82,9 +82,8 @@ OptionId Problem::add_option(std::span<const ItemId> items, std::span<const Colo
   option_items_.insert(option_items_.end(), items.begin(), items.end());
   if (items.size() > zeros_.size()) zeros_.resize(items.size(), 0);
   // The colours are kept from the first option that gives one (all 0 before it).
-  if (coloured && option_colours_.empty())
-    option_colours_.assign(option_items_.size() - items.size(), 0);
-  if (!option_colours_.empty()) {
+  if (coloured && !has_colours_) option_colours_.assign(option_items_.size() - items.size(), 0);
+  if (coloured || has_colours_) {
     if (colours.empty()) {
       option_colours_.resize(option_items_.size(), 0);
     } else {
@@ -107,7 +106,7 @@ void Problem::keep_options(const std::vector<bool>& keep) {
   for (OptionId o = 0; o < keep.size(); ++o) {
     const std::uint32_t end = option_start_[o + 1];
     if (keep[o]) {
-      const bool with_colours = !option_colours_.empty();
+      const bool with_colours = has_colours_;
       for (std::uint32_t q = begin; q < end; ++q, ++out) {
         option_items_[out] = option_items_[q];
         if (with_colours) {

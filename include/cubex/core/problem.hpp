@@ -82,7 +82,7 @@ class Problem {
   // The colour of each entry of option o, parallel to option(o) (0 = none).
   std::span<const ColourId> option_colours(OptionId o) const {
     const std::size_t size = option_start_[o + 1] - option_start_[o];
-    if (option_colours_.empty()) return std::span<const ColourId>(zeros_).first(size);
+    if (!has_colours_) return std::span<const ColourId>(zeros_).first(size);
     return std::span<const ColourId>(option_colours_).subspan(option_start_[o], size);
   }
   // True when some option gives some item a colour.
@@ -112,7 +112,7 @@ class Problem {
   void reserve_options(std::size_t options, std::size_t entries) {
     option_start_.reserve(option_start_.size() + options);
     option_items_.reserve(option_items_.size() + entries);
-    if (!option_colours_.empty()) option_colours_.reserve(option_colours_.size() + entries);
+    if (has_colours_) option_colours_.reserve(option_colours_.size() + entries);
   }
 
   // True when every primary item is 1..1 (plain exact cover, Algorithm X).
@@ -125,7 +125,8 @@ class Problem {
   std::unordered_map<std::string, ItemId> by_name_;
   std::vector<std::uint32_t> option_start_{0};
   std::vector<ItemId> option_items_;
-  // Parallel to option_items_ once some option has a colour; empty while none has (all 0).
+  // Parallel to option_items_ while some option has a colour (has_colours_); empty while none
+  // has (all 0).
   std::vector<ColourId> option_colours_;
   std::vector<ColourId> zeros_;  // as many 0s as the longest option has items
   std::vector<std::string> colour_names_;
