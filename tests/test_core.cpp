@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <random>
 #include <set>
 #include <stdexcept>
 
 #include "brute_force.hpp"
 #include "core/engine.hpp"
+#include "cubex/core/job.hpp"
 #include "cubex/core/solver.hpp"
 #include "cubex/knuth/format.hpp"
 #include "test_util.hpp"
@@ -354,6 +356,180 @@ TEST(Core, ProblemRejectsMalformedInput) {
   EXPECT_THROW(p.add_option({x}), cubex::ProblemError);
   EXPECT_THROW(p.add_option({a, 7}), cubex::ProblemError);
   EXPECT_THROW(p.add_option(std::span<const ItemId>{}), cubex::ProblemError);
+}
+
+// A random problem of `items` items (every fifth secondary, some with colours) and `options`
+// options of 1 to `width` distinct items, written in a random order.
+Problem random_problem(std::mt19937& rng, std::size_t items, std::size_t options,
+                       std::size_t width, bool colours) {
+  Problem p;
+  std::vector<ItemId> secondary;
+  for (std::size_t i = 0; i < items; ++i) {
+    if (i % 5 == 4) {
+      secondary.push_back(p.add_secondary("s" + std::to_string(i)));
+    } else {
+      p.add_primary("p" + std::to_string(i));
+    }
+  }
+  if (colours) p.add_colour("red"), p.add_colour("blue");
+  std::vector<ItemId> all(items);
+  for (std::size_t i = 0; i < items; ++i) all[i] = static_cast<ItemId>(i);
+  for (std::size_t o = 0; o < options; ++o) {
+    std::shuffle(all.begin(), all.end(), rng);
+    std::size_t n = 1 + rng() % width;
+    std::vector<ItemId> opt(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
+    if (std::none_of(opt.begin(), opt.end(), [&](ItemId i) { return p.item(i).primary; }))
+      opt[0] = 0;  // (item 0 is primary)
+    std::sort(opt.begin(), opt.end());
+    opt.erase(std::unique(opt.begin(), opt.end()), opt.end());
+    std::shuffle(opt.begin(), opt.end(), rng);
+    std::vector<cubex::ColourId> col(opt.size(), 0);
+    if (colours)
+      for (std::size_t k = 0; k < opt.size(); ++k)
+        if (!p.item(opt[k]).primary) col[k] = static_cast<cubex::ColourId>(rng() % 3);
+    p.add_option(opt, col);
+  }
+  return p;
+}
+
+TEST(Core, SearchOrderSortsTheOptionsByTheirSortedItems) {
+  // The order every engine walks: options by their items as the engines number them (primary
+  // items first), sorted, compared as sequences; equal ones keep their order. Narrow options
+  // over many items and wide ones over few take the two ways of sorting an option's items.
+  std::mt19937 rng(36);
+  for (const auto& [items, width] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {300, 3}, {40, 30}, {9, 9}, {130, 70}}) {
+    for (int round = 0; round < 5; ++round) {
+      const Problem p = random_problem(rng, items, 200, width, false);
+      std::vector<std::uint32_t> internal(p.num_items());
+      std::uint32_t n = 0;
+      for (ItemId i = 0; i < p.num_items(); ++i)
+        if (p.item(i).primary) internal[i] = n++;
+      for (ItemId i = 0; i < p.num_items(); ++i)
+        if (!p.item(i).primary) internal[i] = n++;
+      std::vector<std::vector<std::uint32_t>> key(p.num_options());
+      for (OptionId o = 0; o < p.num_options(); ++o) {
+        for (ItemId i : p.option(o)) key[o].push_back(internal[i]);
+        std::sort(key[o].begin(), key[o].end());
+      }
+      std::vector<OptionId> want(p.num_options());
+      for (OptionId o = 0; o < want.size(); ++o) want[o] = o;
+      std::stable_sort(want.begin(), want.end(),
+                       [&](OptionId a, OptionId b) { return key[a] < key[b]; });
+      EXPECT_EQ(cubex::detail::search_order(p), want) << items << " items, width " << width;
+    }
+  }
+}
+
+TEST(Core, KeepOptionsDropsTheOthersAndKeepsTheirColours) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    const Problem p = random_problem(rng, 30, 40, 6, true);
+    std::vector<bool> keep(p.num_options());
+    for (std::size_t o = 0; o < keep.size(); ++o) keep[o] = rng() % 3 != 0;
+    Problem q = p;
+    q.keep_options(keep);
+    OptionId k = 0;
+    bool coloured = false;
+    for (OptionId o = 0; o < p.num_options(); ++o) {
+      if (!keep[o]) continue;
+      ASSERT_LT(k, q.num_options());
+      EXPECT_TRUE(std::ranges::equal(q.option(k), p.option(o)));
+      EXPECT_TRUE(std::ranges::equal(q.option_colours(k), p.option_colours(o)));
+      for (auto c : p.option_colours(o)) coloured = coloured || c != 0;
+      ++k;
+    }
+    EXPECT_EQ(q.num_options(), k);
+    EXPECT_EQ(q.has_colours(), coloured);
+    EXPECT_EQ(q.num_items(), p.num_items());
+  }
+  // Dropping the one coloured option leaves a problem without colours.
+  Problem p;
+  const ItemId a = p.add_primary("A");
+  const ItemId x = p.add_secondary("X");
+  const auto red = p.add_colour("red");
+  p.add_option({a});
+  p.add_option(std::vector<ItemId>{a, x}, std::vector<cubex::ColourId>{0, red});
+  EXPECT_TRUE(p.has_colours());
+  Problem q = p;
+  q.keep_options({true, false});
+  EXPECT_FALSE(q.has_colours());
+  EXPECT_EQ(q.num_options(), 1u);
+  EXPECT_EQ(q.option_colours(0).size(), 1u);
+  EXPECT_THROW(q.keep_options({true, true}), cubex::ProblemError);
+}
+
+TEST(Core, OptionsWithoutColoursReadAsZeros) {
+  // Colours are stored from the first option that has one: the options before it, and those
+  // added without colours after it, read as zeros of their length.
+  Problem p;
+  const ItemId a = p.add_primary("A"), b = p.add_primary("B");
+  const ItemId x = p.add_secondary("X"), y = p.add_secondary("Y");
+  const auto red = p.add_colour("red");
+  p.add_option({a});
+  p.add_option({a, b, x, y});
+  EXPECT_FALSE(p.has_colours());
+  EXPECT_TRUE(std::ranges::equal(p.option_colours(1), std::vector<cubex::ColourId>{0, 0, 0, 0}));
+  p.add_option(std::vector<ItemId>{b, y}, std::vector<cubex::ColourId>{0, red});
+  p.add_option({b, x});
+  EXPECT_TRUE(p.has_colours());
+  EXPECT_EQ(p.option_colours(0).size(), 1u);
+  EXPECT_TRUE(std::ranges::equal(p.option_colours(1), std::vector<cubex::ColourId>{0, 0, 0, 0}));
+  EXPECT_TRUE(std::ranges::equal(p.option_colours(2), std::vector<cubex::ColourId>{0, red}));
+  EXPECT_TRUE(std::ranges::equal(p.option_colours(3), std::vector<cubex::ColourId>{0, 0}));
+  // A first option with a colour keeps it.
+  Problem q;
+  const ItemId c = q.add_primary("C");
+  const ItemId z = q.add_secondary("Z");
+  const auto blue = q.add_colour("blue");
+  q.add_option(std::vector<ItemId>{c, z}, std::vector<cubex::ColourId>{0, blue});
+  q.add_option({c});
+  EXPECT_TRUE(q.has_colours());
+  EXPECT_TRUE(std::ranges::equal(q.option_colours(0), std::vector<cubex::ColourId>{0, blue}));
+  EXPECT_TRUE(std::ranges::equal(q.option_colours(1), std::vector<cubex::ColourId>{0}));
+}
+
+TEST(Core, FingerprintIsFnv1aOverTheBytesOfEveryValue) {
+  // Checkpoints name their problem by this hash: it must stay what it always was, whatever the
+  // size of the values (item numbers over 2^16 included).
+  auto reference = [](const Problem& pb) {
+    std::uint64_t h = 1469598103934665603ULL;
+    auto mix = [&](std::uint64_t v) {
+      for (int k = 0; k < 8; ++k) {
+        h ^= (v >> (8 * k)) & 0xFF;
+        h *= 1099511628211ULL;
+      }
+    };
+    mix(pb.num_items());
+    for (const cubex::Item& it : pb.items()) {
+      for (char c : it.name) mix(static_cast<unsigned char>(c));
+      mix(it.primary);
+      mix(it.lo);
+      mix(it.hi);
+    }
+    mix(pb.num_options());
+    for (OptionId o = 0; o < pb.num_options(); ++o) {
+      mix(pb.option(o).size());
+      for (ItemId i : pb.option(o)) mix(i);
+    }
+    if (pb.has_colours()) {
+      for (cubex::ColourId c = 1; c <= pb.num_colours(); ++c)
+        for (char ch : pb.colour_name(c)) mix(static_cast<unsigned char>(ch));
+      for (OptionId o = 0; o < pb.num_options(); ++o)
+        for (cubex::ColourId c : pb.option_colours(o)) mix(c);
+    }
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(buf);
+  };
+  std::mt19937 rng(11);
+  for (bool colours : {false, true}) {
+    const Problem p = random_problem(rng, 60, 50, 8, colours);
+    EXPECT_EQ(cubex::problem_fingerprint(p), reference(p));
+  }
+  const std::size_t big = cubex::test::kSanitized ? 70'000 : 140'000;
+  Problem wide = random_problem(rng, big, 20, 3, false);
+  EXPECT_EQ(cubex::problem_fingerprint(wide), reference(wide));
 }
 
 // The shared instances with their published counts (KNOWN_COUNTS.md) that run in seconds.

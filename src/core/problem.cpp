@@ -80,14 +80,52 @@ OptionId Problem::add_option(std::span<const ItemId> items, std::span<const Colo
     throw ProblemError("too many option entries");
   }
   option_items_.insert(option_items_.end(), items.begin(), items.end());
-  if (colours.empty()) {
-    option_colours_.resize(option_items_.size(), 0);
-  } else {
-    option_colours_.insert(option_colours_.end(), colours.begin(), colours.end());
+  if (items.size() > zeros_.size()) zeros_.resize(items.size(), 0);
+  // The colours are kept from the first option that gives one (all 0 before it).
+  if (coloured && !has_colours_) option_colours_.assign(option_items_.size() - items.size(), 0);
+  if (coloured || has_colours_) {
+    if (colours.empty()) {
+      option_colours_.resize(option_items_.size(), 0);
+    } else {
+      option_colours_.insert(option_colours_.end(), colours.begin(), colours.end());
+    }
   }
   has_colours_ |= coloured;
   option_start_.push_back(static_cast<std::uint32_t>(option_items_.size()));
   return static_cast<OptionId>(num_options() - 1);
+}
+
+void Problem::keep_options(const std::vector<bool>& keep) {
+  if (keep.size() != num_options()) {
+    throw ProblemError("keep_options: " + std::to_string(keep.size()) + " flags for " +
+                       std::to_string(num_options()) + " options");
+  }
+  std::size_t kept = 0, out = 0;
+  bool coloured = false;
+  std::uint32_t begin = 0;  // (option o's start, read before kept ones overwrite it)
+  for (OptionId o = 0; o < keep.size(); ++o) {
+    const std::uint32_t end = option_start_[o + 1];
+    if (keep[o]) {
+      const bool with_colours = has_colours_;
+      for (std::uint32_t q = begin; q < end; ++q, ++out) {
+        option_items_[out] = option_items_[q];
+        if (with_colours) {
+          option_colours_[out] = option_colours_[q];
+          coloured |= option_colours_[q] != 0;
+        }
+      }
+      option_start_[++kept] = static_cast<std::uint32_t>(out);
+    }
+    begin = end;
+  }
+  option_start_.resize(kept + 1);
+  option_items_.resize(out);
+  if (coloured) {
+    option_colours_.resize(out);
+  } else {
+    option_colours_.clear();
+  }
+  has_colours_ = coloured;
 }
 
 std::optional<ItemId> Problem::find(std::string_view name) const {

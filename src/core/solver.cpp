@@ -2,6 +2,7 @@
 #include "cubex/core/solver.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -56,15 +57,30 @@ std::vector<OptionId> search_order(const Problem& p) {
   for (ItemId i = 0; i < p.num_items(); ++i)
     if (!p.item(i).primary) internal[i] = n++;
   // Sort keys flattened: option o's sorted internal items at key[start[o] .. start[o + 1]).
+  // The first two keys of each, + 1 (0 where there is none), decide most comparisons.
   std::vector<std::uint32_t> start(p.num_options() + 1, 0), key;
+  std::vector<std::uint64_t> head(p.num_options());
   key.reserve(p.num_entries());
+  std::vector<std::uint64_t> mark((p.num_items() + 63) / 64, 0);
   for (OptionId o = 0; o < p.num_options(); ++o) {
     const std::size_t b = key.size();
-    for (ItemId i : p.option(o)) key.push_back(internal[i]);
-    std::sort(key.begin() + static_cast<std::ptrdiff_t>(b), key.end());
+    const auto items = p.option(o);
+    if (items.size() * 4 >= mark.size()) {  // (an option's items are distinct: marks sort them)
+      for (ItemId i : items) mark[internal[i] / 64] |= std::uint64_t{1} << (internal[i] % 64);
+      for (std::size_t w = 0; w < mark.size(); ++w)
+        for (; mark[w]; mark[w] &= mark[w] - 1)
+          key.push_back(static_cast<std::uint32_t>(64 * w + std::countr_zero(mark[w])));
+    } else {
+      for (ItemId i : items) key.push_back(internal[i]);
+      const auto first = key.begin() + static_cast<std::ptrdiff_t>(b);
+      if (!std::is_sorted(first, key.end())) std::sort(first, key.end());
+    }
     start[o + 1] = static_cast<std::uint32_t>(key.size());
+    const std::size_t len = key.size() - b;
+    head[o] = (len > 0 ? std::uint64_t{key[b]} + 1 : 0) << 32 | (len > 1 ? key[b + 1] + 1u : 0u);
   }
   const auto less = [&](OptionId a, OptionId b) {
+    if (head[a] != head[b]) return head[a] < head[b];
     return std::lexicographical_compare(key.begin() + start[a], key.begin() + start[a + 1],
                                         key.begin() + start[b], key.begin() + start[b + 1]);
   };

@@ -236,19 +236,19 @@ class Tables {
                               (std::uint64_t(d.y & 0x3FF) << 10) | std::uint64_t(d.z & 0x3FF);
     std::size_t k = slot(key);
     const std::size_t mask = keys_.size() - 1;
-    while (keys_[k] != kEmpty) {
-      if (keys_[k] == key) return values_[k];
+    while (keys_[k].key != kEmpty) {
+      if (keys_[k].key == key) return values_[keys_[k].value];
       k = (k + 1) & mask;
     }
     if ((used_ + 1) * 2 > keys_.size()) {
       grow();
       k = slot(key);
-      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
+      while (keys_[k].key != kEmpty) k = (k + 1) & (keys_.size() - 1);
     }
-    keys_[k] = key;
-    values_[k] = compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d);
+    keys_[k] = {key, std::uint32_t(values_.size())};
+    values_.push_back(compute(rows_[std::size_t(p.si)], rows_[std::size_t(p.sj)], d));
     ++used_;
-    return values_[k];
+    return values_.back();
   }
 
  private:
@@ -296,16 +296,13 @@ class Tables {
     return std::size_t(h * 0xBF58476D1CE4E5B9ull >> 40) & (keys_.size() - 1);
   }
   void grow() {
-    std::vector<std::uint64_t> keys = std::move(keys_);
-    std::vector<Both> values = std::move(values_);
-    keys_.assign(std::max<std::size_t>(256, keys.size() * 2), kEmpty);
-    values_.assign(keys_.size(), Both{});
-    for (std::size_t q = 0; q < keys.size(); ++q) {
-      if (keys[q] == kEmpty) continue;
-      std::size_t k = slot(keys[q]);
-      while (keys_[k] != kEmpty) k = (k + 1) & (keys_.size() - 1);
-      keys_[k] = keys[q];
-      values_[k] = values[q];
+    std::vector<Key> keys = std::move(keys_);
+    keys_.assign(std::max<std::size_t>(256, keys.size() * 2), Key{});
+    for (const Key& key : keys) {
+      if (key.key == kEmpty) continue;
+      std::size_t k = slot(key.key);
+      while (keys_[k].key != kEmpty) k = (k + 1) & (keys_.size() - 1);
+      keys_[k] = key;
     }
   }
 
@@ -321,8 +318,12 @@ class Tables {
   std::vector<Rows> rows_;  // per shape
   std::vector<int> shape_;  // per piece of the bound input
   std::vector<Vec3> origin_;
-  std::vector<std::uint64_t> keys_;
-  std::vector<Both> values_;
+  struct Key {  // a slot of the table: a pair's key and where its values are (kEmpty: free)
+    std::uint64_t key = kEmpty;
+    std::uint32_t value = 0;
+  };
+  std::vector<Key> keys_;
+  std::vector<Both> values_;  // in the order computed
   std::size_t used_ = 0;
 };
 
@@ -451,12 +452,15 @@ class Search {
     fin_.assign(6 * nn, 0);
     zero8_.assign(nn, 0);
     fin8_.assign(nn, 0);
+    std::fill(reach_of_ + 8, reach_of_ + 16, ~std::uint64_t(0));  // (no rows of six bytes)
     if constexpr (W > 0) {
       vals_.assign(6 * 64, kFree);
     } else {
       free_.assign(nn * nn, Tables::Free{});
     }
     free_at_.assign(pairs_.size(), 0);
+    if (recent_.size() < pairs_.size()) recent_.resize(pairs_.size());
+    for (std::size_t q = 0; q < pairs_.size(); ++q) std::fill_n(recent_[q].key, Recent::kSize, 0u);
     pos_.clear();
     parent_.clear();
     how_.clear();
@@ -601,9 +605,17 @@ class Search {
         const std::uint32_t key = packed[i] + kMid - packed[j] + (1u << 30);
         if (free_at_[q] != key) {
           free_at_[q] = key;
-          const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
-                       int((key >> 20) & 0x3FF) - 512};
-          const Tables::Both b = tables_->get(pairs_[q], e);
+          // (A pair takes few offsets in a search: the last 16 are kept beside the table.)
+          Recent& r = recent_[q];
+          int t = r.find(key);
+          if (t == Recent::kSize) {
+            t = int(r.next++ % Recent::kSize);
+            const Vec3 e{int(key & 0x3FF) - 512, int((key >> 10) & 0x3FF) - 512,
+                         int((key >> 20) & 0x3FF) - 512};
+            r.key[t] = key;
+            r.both[t] = tables_->get(pairs_[q], e);
+          }
+          const Tables::Both& b = r.both[t];
           if constexpr (W > 0) {  // (at most 8 pieces: the rows' bits of the pair, in place)
             std::uint16_t* vi = &vals_[std::size_t(8 * i + j)];
             std::uint16_t* vj = &vals_[std::size_t(8 * j + i)];
@@ -846,6 +858,55 @@ class Search {
   // has at most half of the pieces), then the unions with the groups found before.
   void expand(std::uint32_t x) {
     const int most = n_ / 2;
+    if constexpr (W > 0) {
+      // The group for one step of each piece, the six directions at once: byte d of reach[p]
+      // holds p and every piece that stops one of them at once in direction d, the transitive
+      // closure of zero8_ (Warshall's, a byte lane per direction).
+      // (Positions expanded one after the other often stop their pieces alike: the closure of
+      // the last one is kept.)
+      bool same = true;
+      for (int i = 0; i < n_; ++i) same &= zero8_[std::size_t(i)] == reach_of_[8 + i];
+      if (!same) {
+        std::uint64_t* reach = reach_of_;
+        for (int i = 0; i < n_; ++i) reach[i] = (reach_of_[8 + i] = zero8_[std::size_t(i)]) | (kLanes << i);
+        for (int k = 0; k < n_; ++k) {
+          const std::uint64_t rk = reach[k];
+          for (int i = 0; i < n_; ++i) {
+            const std::uint64_t has = (reach[i] >> k) & kLanes;  // bit 0 of the lanes reaching k
+            reach[i] |= rk & ((has << 8) - has);
+          }
+        }
+        // Pieces whose group is too big (more than `most`), bit p of byte d: so is any group
+        // that takes one of them, for any distance (a longer move is stopped by more pieces).
+        std::uint64_t big8 = 0;
+        const std::uint64_t limit =
+            0x7F7F7F7F7F7F7F7Full - std::uint64_t(most) * 0x0101010101010101ull;
+        for (int p = 0; p < n_; ++p) {
+          std::uint64_t c = reach[p];  // the bytes' sizes (at most 8: no carry between bytes)
+          c = c - ((c >> 1) & 0x5555555555555555ull);
+          c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+          c = (c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+          big8 |= (((c + limit) & 0x8080808080808080ull) >> 7) << p;
+        }
+        reach_of_[16] = big8;
+      }
+      const std::uint64_t* reach = reach_of_;
+      const std::uint64_t big8 = reach_of_[16];
+      for (int dir = 0; dir < 6; ++dir) {
+        found_.clear();
+        const Mask big = (big8 >> (8 * dir)) & 0xFF;
+        // (Pieces with the same group make the same moves: the group slides once.)
+        std::uint64_t slid[4] = {};
+        for (Mask m = all_ & ~big; m; m &= m - 1) {
+          const int p = std::countr_zero(m);
+          const Mask g = (reach[p] >> (8 * dir)) & 0xFF;
+          if ((slid[g >> 6] >> (g & 63)) & 1) continue;
+          slid[g >> 6] |= std::uint64_t(1) << (g & 63);
+          slide(x, dir, g, most, big);
+        }
+      }
+      return;
+    }
     for (int dir = 0; dir < 6; ++dir) {
       found_.clear();
       const auto zero = zero_rows(dir);
@@ -860,30 +921,37 @@ class Search {
           big |= Mask(1) << p;
           continue;
         }
-        // g moves steps `first` up to its gap; one step more needs a wider group.
-        for (unsigned first = 1;;) {
-          const unsigned last = gap(dir, g);
-          // (A group that can slide away is not met here: removal() found none.)
-          if (last == kFree) break;
-          for (unsigned step = first; step <= last; ++step) {
-            if (known(g, step)) continue;
-            found_.push_back({g, step});
-            emit(x, g, dir, int(step));
-            // Unions with the groups found before in this direction for the same distance,
-            // newest first.
-            for (std::size_t k = found_.size() - 1; k-- > 0;) {
-              if (found_[k].second != step) continue;
-              const Mask u = g | found_[k].first;
-              if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
-              found_.push_back({u, step});
-              emit(x, u, dir, int(step));
-            }
-          }
-          g = widen(dir, g, last, most, big);
-          if (!g) break;
-          first = last + 1;
+        slide(x, dir, g, most, big);
+      }
+    }
+  }
+
+  // The moves of group g (the smallest with its piece p for one step) in direction dir: g moves
+  // steps `first` up to its gap, then the wider group that one step more needs, and so on.
+  // (Whether `big` holds the pieces before p or all those too big changes nothing: a group that
+  // takes one of them grows beyond `most` pieces anyway.)
+  [[gnu::always_inline]] inline void slide(std::uint32_t x, int dir, Mask g, int most, Mask big) {
+    for (unsigned first = 1;;) {
+      const unsigned last = gap(dir, g);
+      // (A group that can slide away is not met here: removal() found none.)
+      if (last == kFree) break;
+      for (unsigned step = first; step <= last; ++step) {
+        if (known(g, step)) continue;
+        found_.push_back({g, step});
+        emit(x, g, dir, int(step));
+        // Unions with the groups found before in this direction for the same distance,
+        // newest first.
+        for (std::size_t k = found_.size() - 1; k-- > 0;) {
+          if (found_[k].second != step) continue;
+          const Mask u = g | found_[k].first;
+          if (u == all_ || u == g || u == found_[k].first || known(u, step)) continue;
+          found_.push_back({u, step});
+          emit(x, u, dir, int(step));
         }
       }
+      g = widen(dir, g, last, most, big);
+      if (!g) break;
+      first = last + 1;
     }
   }
 
@@ -933,12 +1001,38 @@ class Search {
   // With at most 8 pieces (W > 0), instead: value[d] of i against j at [64 d + 8 i + j].
   std::vector<std::uint16_t> vals_;
   std::vector<std::uint32_t> free_at_;  // per pair: its offset there (bytes + 128, bit 24), or 0
+  struct Recent {  // per pair: the last offsets met (as free_at_; 0: none) and their values
+    static constexpr int kSize = 16;
+    alignas(16) std::uint32_t key[kSize] = {};
+    std::uint32_t next = 0;
+    Tables::Both both[kSize];
+    // The entry of `k` (distinct keys), or kSize.
+    int find(std::uint32_t k) const {
+#if defined(__SSE2__)
+      const __m128i kk = _mm_set1_epi32(std::int32_t(k));
+      unsigned hit = 0;
+      for (int c = 0; c < kSize / 4; ++c) {
+        const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(&key[4 * c]));
+        hit |= unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, kk)))) << (4 * c);
+      }
+      return hit ? std::countr_zero(hit) : kSize;
+#else
+      int t = 0;
+      while (t < kSize && key[t] != k) ++t;
+      return t;
+#endif
+    }
+  };
+  std::vector<Recent> recent_;
   std::vector<std::uint64_t> pos_;
   std::vector<std::uint32_t> parent_;
   std::vector<Step> how_;
   std::vector<std::uint64_t> slots_;
   std::uint32_t count_ = 0;
   std::vector<std::pair<Mask, unsigned>> found_;
+  // expand() with at most 8 pieces: the closure of the zero rows [0, 8), the rows it was made
+  // from [8, 16) (all ones before the first), the pieces too big [16].
+  std::uint64_t reach_of_[17] = {0, 0, 0, 0, 0, 0, 0, 0, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, 0};
 };
 
 class Disassembler {

@@ -174,23 +174,10 @@ void SymmetricSolver::restrict(const Watch& watch) {
         if (option_perm_[g][o] == o) stab_[o].push_back(static_cast<std::uint32_t>(g));
     }
   }
-  for (ColourId c = 1; c <= p.num_colours(); ++c) restricted_.add_colour(p.colour_name(c));
-  restricted_.reserve_items(p.num_items());
-  restricted_.reserve_options(p.num_options(), p.num_entries());  // (at most: no copying)
-  for (const Item& it : p.items()) {
-    poll.step();
-    if (it.primary) {
-      restricted_.add_primary(it.name, it.lo, it.hi);
-    } else {
-      restricted_.add_secondary(it.name);
-    }
-  }
-  for (OptionId o = 0; o < p.num_options(); ++o) {
-    poll.step();
-    if (!keep[o]) continue;
-    restricted_.add_option(p.option(o), p.option_colours(o));
-    original_.push_back(o);
-  }
+  restricted_ = p;
+  restricted_.keep_options(keep);
+  for (OptionId o = 0; o < p.num_options(); ++o)
+    if (keep[o]) original_.push_back(o);
 }
 
 std::vector<bool> rotation_subgroup(const CubeGroup& group) {

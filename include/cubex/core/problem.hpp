@@ -70,6 +70,10 @@ class Problem {
   // add_colour.
   OptionId add_option(std::span<const ItemId> items, std::span<const ColourId> colours);
 
+  // Keeps the options o with keep[o] (keep has an entry per option), in their order, and drops
+  // the others: option k is then the k-th kept one. The items stay as they are.
+  void keep_options(const std::vector<bool>& keep);
+
   // The id of the colour called `name` (non-empty), made on first use: 1, 2, ... in order.
   ColourId add_colour(std::string_view name);
   std::size_t num_colours() const { return colour_names_.size(); }
@@ -77,8 +81,9 @@ class Problem {
   const std::string& colour_name(ColourId c) const { return colour_names_[c - 1]; }
   // The colour of each entry of option o, parallel to option(o) (0 = none).
   std::span<const ColourId> option_colours(OptionId o) const {
-    return std::span<const ColourId>(option_colours_)
-        .subspan(option_start_[o], option_start_[o + 1] - option_start_[o]);
+    const std::size_t size = option_start_[o + 1] - option_start_[o];
+    if (!has_colours_) return std::span<const ColourId>(zeros_).first(size);
+    return std::span<const ColourId>(option_colours_).subspan(option_start_[o], size);
   }
   // True when some option gives some item a colour.
   bool has_colours() const { return has_colours_; }
@@ -107,7 +112,7 @@ class Problem {
   void reserve_options(std::size_t options, std::size_t entries) {
     option_start_.reserve(option_start_.size() + options);
     option_items_.reserve(option_items_.size() + entries);
-    option_colours_.reserve(option_colours_.size() + entries);
+    if (has_colours_) option_colours_.reserve(option_colours_.size() + entries);
   }
 
   // True when every primary item is 1..1 (plain exact cover, Algorithm X).
@@ -120,7 +125,10 @@ class Problem {
   std::unordered_map<std::string, ItemId> by_name_;
   std::vector<std::uint32_t> option_start_{0};
   std::vector<ItemId> option_items_;
-  std::vector<ColourId> option_colours_;  // parallel to option_items_
+  // Parallel to option_items_ while some option has a colour (has_colours_); empty while none
+  // has (all 0).
+  std::vector<ColourId> option_colours_;
+  std::vector<ColourId> zeros_;  // as many 0s as the longest option has items
   std::vector<std::string> colour_names_;
   std::unordered_map<std::string, ColourId> colour_by_name_;
   std::vector<std::uint32_t> seen_;  // scratch for duplicate detection in add_option

@@ -319,17 +319,17 @@ struct Tables {
     order = search_order(p);
     opt_start.reserve(m + 1);
     opt_start.push_back(0);
-    std::vector<std::vector<OptionId>> by_item(n);
     // Rows n, n+1, ...: the (item, colour) pairs met, in order of first use.
     std::vector<std::pair<std::uint32_t, ColourId>> pairs;
     std::unordered_map<std::uint64_t, std::uint32_t> pair_row;
+    opt_items.reserve(p.num_entries());
+    opt_kill.reserve(p.num_entries());
     for (OptionId o = 0; o < m; ++o) {
       const auto items = p.option(order[o]);
       const auto colours = p.option_colours(order[o]);
       for (std::size_t k = 0; k < items.size(); ++k) {
         const std::uint32_t i = internal[items[k]];
         opt_items.push_back(i);
-        by_item[i].push_back(o);
         if (colours[k] == 0) {
           opt_kill.push_back(i);
           continue;
@@ -341,10 +341,22 @@ struct Tables {
       }
       opt_start.push_back(static_cast<std::uint32_t>(opt_items.size()));
     }
+    // Each item's options, increasing: by_item[by_start[i] .. by_start[i + 1]).
+    std::vector<std::uint32_t> by_start(n + 1, 0), by_item(opt_items.size());
+    for (const std::uint32_t i : opt_items) ++by_start[i + 1];
+    for (std::uint32_t i = 0; i < n; ++i) by_start[i + 1] += by_start[i];
+    {
+      std::vector<std::uint32_t> at(by_start.begin(), by_start.end() - 1);
+      for (OptionId o = 0; o < m; ++o)
+        for (std::uint32_t q = opt_start[o]; q < opt_start[o + 1]; ++q) by_item[at[opt_items[q]]++] = o;
+    }
+    const auto options_of = [&](std::uint32_t i) {
+      return std::span<const std::uint32_t>(by_item.data() + by_start[i], by_start[i + 1] - by_start[i]);
+    };
     col_start.reserve(n + 1);
     col_start.push_back(0);
     for (std::uint32_t i = 0; i < n; ++i) {
-      for (OptionId o : by_item[i]) {  // increasing o: one pair per non-zero word
+      for (OptionId o : options_of(i)) {  // increasing o: one pair per non-zero word
         const std::uint32_t w = o / 64;
         if (col_word.size() == col_start.back() || col_word.back() != w) {
           col_word.push_back(w);
@@ -402,7 +414,7 @@ struct Tables {
       const auto [j, c] = pairs[r];
       std::uint64_t* row = dense.data() + ((n + r) * words);
       std::memcpy(row, dense.data() + (std::size_t{j} * words), sizeof(std::uint64_t) * words);
-      for (OptionId o : by_item[j]) {
+      for (OptionId o : options_of(j)) {
         const auto items = p.option(order[o]);
         const auto colours = p.option_colours(order[o]);
         for (std::size_t k = 0; k < items.size(); ++k)

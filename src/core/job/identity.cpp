@@ -1,5 +1,7 @@
 // SearchJob (job.hpp): the job itself and its tree's identity (TreeIdentity, the problem's
 // fingerprint), which every checkpoint and shard result carries.
+#include <array>
+#include <bit>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -48,12 +50,24 @@ std::string TreeIdentity::difference(const TreeIdentity& o, bool ignore_shard_in
 }
 
 std::string problem_fingerprint(const Problem& pb) {
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, 64 bits, over the 8 bytes of each value
+  constexpr std::uint64_t kPrime = 1099511628211ULL;
+  // kPower[k] = kPrime^k: the zero bytes above a value's last non-zero one leave h ^ 0 = h, so
+  // that their multiplications by the prime are one by its power (the same hash, in fewer
+  // dependent steps).
+  constexpr auto kPower = [] {
+    std::array<std::uint64_t, 9> p{};
+    p[0] = 1;
+    for (std::size_t k = 1; k < p.size(); ++k) p[k] = p[k - 1] * kPrime;
+    return p;
+  }();
   auto mix = [&](std::uint64_t v) {
-    for (int k = 0; k < 8; ++k) {
+    const int bytes = (std::bit_width(v) + 7) / 8;
+    for (int k = 0; k < bytes; ++k) {
       h ^= (v >> (8 * k)) & 0xFF;
-      h *= 1099511628211ULL;
+      h *= kPrime;
     }
+    h *= kPower[std::size_t(8 - bytes)];
   };
   mix(pb.num_items());
   for (const Item& it : pb.items()) {
