@@ -57,7 +57,7 @@ struct Puzzle {
 
 class Counter {
  public:
-  explicit Counter(const Puzzle& pz) : pz_(pz), left_(pz.counts) {
+  explicit Counter(const Puzzle& pz) : left_(pz.counts) {
     for (std::size_t k = 0; k < pz.cells.size(); ++k)
       if (!pz.optional[k]) must_ |= std::uint64_t{1} << k;
     P lo = pz.cells.front(), hi = lo;
@@ -123,7 +123,6 @@ class Counter {
     return n;
   }
 
-  const Puzzle& pz_;
   std::vector<int> left_;
   std::uint64_t must_ = 0;
   std::vector<std::vector<std::uint64_t>> masks_;
