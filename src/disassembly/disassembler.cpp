@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -452,7 +453,7 @@ class Search {
     fin_.assign(6 * nn, 0);
     zero8_.assign(nn, 0);
     fin8_.assign(nn, 0);
-    std::fill(reach_of_ + 8, reach_of_ + 16, ~std::uint64_t(0));  // (no rows of six bytes)
+    std::fill(std::begin(reach_from_), std::end(reach_from_), ~std::uint64_t(0));  // (no rows)
     if constexpr (W > 0) {
       vals_.assign(6 * 64, kFree);
     } else {
@@ -865,10 +866,13 @@ class Search {
       // (Positions expanded one after the other often stop their pieces alike: the closure of
       // the last one is kept.)
       bool same = true;
-      for (int i = 0; i < n_; ++i) same &= zero8_[std::size_t(i)] == reach_of_[8 + i];
+      for (int i = 0; i < n_; ++i) same &= zero8_[std::size_t(i)] == reach_from_[i];
       if (!same) {
-        std::uint64_t* reach = reach_of_;
-        for (int i = 0; i < n_; ++i) reach[i] = (reach_of_[8 + i] = zero8_[std::size_t(i)]) | (kLanes << i);
+        std::uint64_t* reach = reach_;
+        for (int i = 0; i < n_; ++i) {
+          reach_from_[i] = zero8_[std::size_t(i)];
+          reach[i] = reach_from_[i] | (kLanes << i);
+        }
         for (int k = 0; k < n_; ++k) {
           const std::uint64_t rk = reach[k];
           for (int i = 0; i < n_; ++i) {
@@ -888,10 +892,10 @@ class Search {
           c = (c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full;
           big8 |= (((c + limit) & 0x8080808080808080ull) >> 7) << p;
         }
-        reach_of_[16] = big8;
+        big8_ = big8;
       }
-      const std::uint64_t* reach = reach_of_;
-      const std::uint64_t big8 = reach_of_[16];
+      const std::uint64_t* reach = reach_;
+      const std::uint64_t big8 = big8_;
       for (int dir = 0; dir < 6; ++dir) {
         found_.clear();
         const Mask big = (big8 >> (8 * dir)) & 0xFF;
@@ -1030,9 +1034,12 @@ class Search {
   std::vector<std::uint64_t> slots_;
   std::uint32_t count_ = 0;
   std::vector<std::pair<Mask, unsigned>> found_;
-  // expand() with at most 8 pieces: the closure of the zero rows [0, 8), the rows it was made
-  // from [8, 16) (all ones before the first), the pieces too big [16].
-  std::uint64_t reach_of_[17] = {0, 0, 0, 0, 0, 0, 0, 0, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, 0};
+  // expand() with at most 8 pieces: the closure of the zero rows (reach_), the rows it was made
+  // from (reach_from_: all ones, which no rows of six bytes are, until the first), the pieces
+  // too big (big8_).
+  std::uint64_t reach_[8] = {};
+  std::uint64_t reach_from_[8] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+  std::uint64_t big8_ = 0;
 };
 
 class Disassembler {
